@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Arrows go one way (see ../shared/DESIGN.md):
+// hreaderd → TimelineAPI → (HTTPKit, Store, RHExClient), RHExClient → Store.
+let package = Package(
+    name: "hreaderd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hreaderd", targets: ["hreaderd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // System libraries from Debian: libsqlcipher-dev (SQLCipher 3.4.1) and libssl-dev (libcrypto).
+        .systemLibrary(
+            name: "CSQLCipher",
+            pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "Store",
+            dependencies: ["CSQLCipher", "CLibCrypto"]
+        ),
+        .target(
+            name: "HTTPKit",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "RHExClient",
+            dependencies: ["Store"]
+        ),
+        .target(
+            name: "TimelineAPI",
+            dependencies: ["HTTPKit", "Store", "RHExClient"]
+        ),
+        .executableTarget(
+            name: "hreaderd",
+            dependencies: [
+                "Store", "HTTPKit", "RHExClient", "TimelineAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Benchmarks print figures; they are executables, not tests.
+        .executableTarget(
+            name: "hreaderd-bench",
+            dependencies: ["Store", "CSQLCipher"]
+        ),
+        // Test support: writes into a store in large transactions so that tests can SIGKILL it mid-write.
+        .executableTarget(
+            name: "hreaderd-crashwriter",
+            dependencies: ["Store"]
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher"]),
+        .testTarget(name: "HTTPKitTests", dependencies: [
+            "HTTPKit",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["Store"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,49 @@
+/// One normalised clinical entry of a patient's record, with its raw source JSON so nothing is lost.
+public struct Entry: Sendable, Equatable {
+    /// Stable within the patient: derived from the section and the source `_id` (plus an occurrence number
+    /// when a source repeats an `_id`), else from a hash of section, codes, times and description.
+    public var id: String
+    public var type: EntryType
+    public var description: String?
+    /// Epoch seconds; may be negative (before 1970).
+    public var time: Int64?
+    public var startTime: Int64?
+    public var endTime: Int64?
+    /// The source's status word, lower case; nil when the source has none.
+    public var status: String?
+    /// The numeric value of a measurement, when it has one.
+    public var value: Double?
+    /// A non-numeric scalar (`"Positive"`) is kept here instead of `value`.
+    public var textValue: String?
+    public var units: String?
+    /// Code system → codes, e.g. `["SNOMED-CT": ["42343007"]]`.
+    public var codes: [String: [String]]
+    /// The entry's `_id` in the source, when it has one.
+    public var sourceID: String?
+    /// The entry exactly as the source sent it (compact JSON).
+    public var rawJSON: String
+
+    public init(
+        id: String, type: EntryType, description: String? = nil,
+        time: Int64? = nil, startTime: Int64? = nil, endTime: Int64? = nil,
+        status: String? = nil, value: Double? = nil, textValue: String? = nil, units: String? = nil,
+        codes: [String: [String]] = [:], sourceID: String? = nil, rawJSON: String = "{}"
+    ) {
+        self.id = id
+        self.type = type
+        self.description = description
+        self.time = time
+        self.startTime = startTime
+        self.endTime = endTime
+        self.status = status
+        self.value = value
+        self.textValue = textValue
+        self.units = units
+        self.codes = codes
+        self.sourceID = sourceID
+        self.rawJSON = rawJSON
+    }
+
+    /// The timeline date: the first of time, start, end that exists.
+    public var date: Int64? { time ?? startTime ?? endTime }
+}

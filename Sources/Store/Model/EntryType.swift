@@ -1,0 +1,30 @@
+/// The kinds of clinical entry shown on the timeline, one per record section.
+public enum EntryType: String, Sendable, CaseIterable, Codable, Hashable {
+    case allergy
+    case condition
+    case encounter
+    case immunization
+    case medication
+    case procedure
+    case result
+    case vitalSign = "vital_sign"
+
+    /// The record section that holds this type (`conditions`, `vital_signs`, …).
+    public var section: String {
+        switch self {
+        case .allergy: return "allergies"
+        case .condition: return "conditions"
+        case .encounter: return "encounters"
+        case .immunization: return "immunizations"
+        case .medication: return "medications"
+        case .procedure: return "procedures"
+        case .result: return "results"
+        case .vitalSign: return "vital_signs"
+        }
+    }
+
+    public init?(section: String) {
+        guard let type = EntryType.allCases.first(where: { $0.section == section }) else { return nil }
+        self = type
+    }
+}

@@ -1,0 +1,35 @@
+/// A patient's whole record as a source delivers it, normalised: what one import writes in one
+/// transaction.
+public struct PatientRecord: Sendable, Equatable {
+    /// The identity of the record within its source: the record's `_id` for files, the feed's record id
+    /// (the MRN) for an RHEx source.
+    public var recordID: String
+    public var medicalRecordNumber: String?
+    public var firstName: String?
+    public var lastName: String?
+    /// "first last", else the record's `name`.
+    public var name: String
+    public var gender: String?
+    /// Epoch seconds; may be negative.
+    public var birthdate: Int64?
+    /// Every top-level field that is not an entry section (demographics, other sections), as compact JSON,
+    /// so that the export holds all the source had.
+    public var otherFieldsJSON: String
+    public var entries: [Entry]
+
+    public init(
+        recordID: String, medicalRecordNumber: String? = nil, firstName: String? = nil, lastName: String? = nil,
+        name: String, gender: String? = nil, birthdate: Int64? = nil, otherFieldsJSON: String = "{}",
+        entries: [Entry] = []
+    ) {
+        self.recordID = recordID
+        self.medicalRecordNumber = medicalRecordNumber
+        self.firstName = firstName
+        self.lastName = lastName
+        self.name = name
+        self.gender = gender
+        self.birthdate = birthdate
+        self.otherFieldsJSON = otherFieldsJSON
+        self.entries = entries
+    }
+}

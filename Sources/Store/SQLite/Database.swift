@@ -1,0 +1,173 @@
+import CSQLCipher
+import Foundation
+
+/// One SQLCipher connection. Not thread-safe by design: a `Database` is owned by exactly one queue
+/// (the store's writer or one reader slot), which is how the `Store` hands it out.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    public enum OpenMode: Sendable {
+        case readWrite
+        case readWriteCreate
+        case readOnly
+    }
+
+    /// Settings applied to every connection once it is keyed.
+    public struct Configuration: Sendable {
+        /// Page cache per connection, in KiB. A family's records are a few MB; the 100k-entry benchmark
+        /// patient is ~60 MB, so a generous cache keeps the hot part of the timeline index in memory.
+        public var cacheSizeKiB: Int = 16 * 1024
+        /// How long a connection waits for a lock held by another process (e.g. `hreaderd sync` beside
+        /// a serving daemon) before giving up with SQLITE_BUSY.
+        public var busyTimeoutMilliseconds: Int = 5_000
+        public init() {}
+    }
+
+    /// SQLCipher page size. 4096 matches the file-system block size; SQLCipher 3's default is 1024.
+    public static let cipherPageSize = 4096
+
+    /// Opens (and, with a key, decrypts) a database. A wrong key fails here, with `SQLITE_NOTADB`.
+    public init(path: String, key: StoreKey?, mode: OpenMode = .readWrite, configuration: Configuration = .init()) throws(DatabaseError) {
+        var db: OpaquePointer?
+        var flags: Int32 = SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            sqlite3_close_v2(db)
+            throw DatabaseError(code: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        do {
+            if let key {
+                try applyKey(key)
+                try execute("PRAGMA cipher_page_size = \(Self.cipherPageSize)")
+                try execute("PRAGMA cipher_use_hmac = ON")
+            }
+            // The first read of the schema is where SQLCipher finds out whether the key is right.
+            try execute("SELECT count(*) FROM sqlite_master")
+            try execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
+            try execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
+            // Temporary tables and sort spills stay in memory, never in a plaintext temp file.
+            try execute("PRAGMA temp_store = MEMORY")
+            try execute("PRAGMA foreign_keys = ON")
+            if mode != .readOnly {
+                try execute("PRAGMA journal_mode = WAL")
+                // FULL: the WAL is fsynced at every commit, so an acknowledged write survives power loss.
+                try execute("PRAGMA synchronous = FULL")
+            }
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private func applyKey(_ key: StoreKey) throws(DatabaseError) {
+        // SQLCipher's raw-key syntax: x'<64 hex digits>' uses the bytes directly, with no KDF.
+        var literal = key.rawKeyLiteral()
+        defer { wipe(&literal) }
+        let rc = literal.withUnsafeBytes { raw in
+            sqlite3_key(handle, raw.baseAddress, Int32(raw.count))
+        }
+        guard rc == SQLITE_OK else { throw error(code: rc, sql: "sqlite3_key") }
+    }
+
+    func error(code: Int32, sql: String?) -> DatabaseError {
+        let extended = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        return DatabaseError(code: extended != 0 ? extended : code, message: message, sql: sql)
+    }
+
+    /// Runs one or more SQL statements with no arguments and no result rows.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw DatabaseError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Runs one statement with arguments.
+    public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(DatabaseError) {
+        try statement(sql).execute(arguments)
+    }
+
+    /// A prepared statement for `sql`, cached on this connection: hot queries are compiled once.
+    public func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = statementCache[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Maps every row of a query.
+    public func rows<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> [T] {
+        try statement(sql).map(arguments, transform)
+    }
+
+    /// The first row of a query, mapped, or nil.
+    public func row<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> T? {
+        try statement(sql).first(arguments, transform)
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    public func scalar<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], as type: T.Type = T.self) throws -> T? {
+        try statement(sql).first(arguments) { row -> T? in
+            row.isNull(0) ? nil : try row.get(0, as: T.self)
+        } ?? nil
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        /// Takes the write lock at BEGIN, so a writer never fails half-way on a lock upgrade.
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: (Database) throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body(self)
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a savepoint, which nests inside a transaction: rolled back alone when it throws.
+    public func savepoint<T>(_ name: String = "sp", _ body: (Database) throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body(self)
+            try execute("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \(name)")
+            try? execute("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+}

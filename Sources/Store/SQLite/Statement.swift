@@ -1,0 +1,94 @@
+import CSQLCipher
+
+/// SQLite wants to know whether bound text and blobs must be copied; we always ask it to copy because the
+/// Swift buffers we bind from are temporary.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement. Owned by the `Database` that made it and used on that connection's thread only.
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws(DatabaseError) {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw database.error(code: rc, sql: sql)
+        }
+        self.handle = stmt
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds values to the `?` parameters, by position, replacing earlier bindings.
+    public func bind(_ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw DatabaseError(code: SQLITE_RANGE, message: "statement expects \(expected) arguments, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            try bind(value.databaseValue, at: Int32(offset + 1))
+        }
+    }
+
+    private func bind(_ value: DatabaseValue, at index: Int32) throws(DatabaseError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, SQLITE_TRANSIENT)
+        case .blob(let v):
+            rc = v.withUnsafeBytes { raw in
+                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
+            }
+        }
+        guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
+    }
+
+    /// Runs a statement that returns no rows (or whose rows are not wanted).
+    public func execute(_ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_DONE { return }
+            if rc != SQLITE_ROW { throw database.error(code: rc, sql: sql) }
+        }
+    }
+
+    /// Runs a query and calls `body` for each row. The row is valid only during the call.
+    public func forEach(_ values: [any DatabaseValueConvertible] = [], _ body: (Row) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        let row = Row(statement: self)
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else { throw database.error(code: rc, sql: sql) }
+            try body(row)
+        }
+    }
+
+    /// Runs a query and maps each row.
+    public func map<T>(_ values: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try forEach(values) { row in result.append(try transform(row)) }
+        return result
+    }
+
+    /// The first row mapped, or nil when the query returns none.
+    public func first<T>(_ values: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> T? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_DONE { return nil }
+        guard rc == SQLITE_ROW else { throw database.error(code: rc, sql: sql) }
+        return try transform(Row(statement: self))
+    }
+}

@@ -1,0 +1,117 @@
+/// The schema, as named steps. SQLCipher 3.4.1 is SQLite 3.15.2: no JSON functions, no UPSERT, no window
+/// functions, so JSON columns are plain text written and read by Swift.
+enum Schema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "create core tables") { db in
+            try db.execute("""
+                CREATE TABLE sources (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL CHECK (kind IN ('file', 'rhex')),
+                    url TEXT,
+                    settings TEXT NOT NULL DEFAULT '{}',
+                    client_secret TEXT,
+                    user_password TEXT,
+                    access_token TEXT,
+                    access_token_expires_at INTEGER,
+                    refresh_token TEXT,
+                    state TEXT NOT NULL DEFAULT 'ok',
+                    last_error TEXT,
+                    last_sync_at INTEGER,
+                    created_at INTEGER NOT NULL
+                );
+
+                CREATE TABLE patients (
+                    id TEXT PRIMARY KEY,
+                    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                    record_id TEXT NOT NULL,
+                    mrn TEXT,
+                    name TEXT NOT NULL,
+                    first_name TEXT,
+                    last_name TEXT,
+                    gender TEXT,
+                    birthdate INTEGER,
+                    relationship TEXT,
+                    other_fields TEXT NOT NULL DEFAULT '{}',
+                    etag TEXT,
+                    revision INTEGER NOT NULL DEFAULT 1,
+                    entry_count INTEGER NOT NULL DEFAULT 0,
+                    imported_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    UNIQUE (source_id, record_id)
+                );
+
+                -- Clinical entries. `date` is the first of time, start, end; an entry is in a timeline window
+                -- when its date, start or end lies in it, so each of the three has its own index and the
+                -- window query is a union of three index range scans: its cost follows the window.
+                CREATE TABLE entries (
+                    pk INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL,
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    type TEXT NOT NULL,
+                    description TEXT,
+                    date INTEGER,
+                    time INTEGER,
+                    start_time INTEGER,
+                    end_time INTEGER,
+                    status TEXT,
+                    value REAL,
+                    text_value TEXT,
+                    units TEXT,
+                    codes TEXT NOT NULL DEFAULT '{}',
+                    source_entry_id TEXT,
+                    raw TEXT NOT NULL,
+                    content_hash BLOB NOT NULL,
+                    UNIQUE (patient_id, id)
+                );
+                CREATE INDEX entries_by_date ON entries (patient_id, date);
+                CREATE INDEX entries_by_start ON entries (patient_id, start_time);
+                CREATE INDEX entries_by_end ON entries (patient_id, end_time);
+
+                -- What the user posts on the timeline (levels, new medications, regimen adherence).
+                CREATE TABLE timeline_entries (
+                    id TEXT PRIMARY KEY,
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('levels', 'medication', 'regimen')),
+                    created_at INTEGER NOT NULL,
+                    data TEXT NOT NULL
+                );
+                CREATE INDEX timeline_entries_by_time ON timeline_entries (patient_id, created_at);
+
+                CREATE TABLE import_jobs (
+                    id INTEGER PRIMARY KEY,
+                    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'needs_sign_in')),
+                    trigger TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    progress_done INTEGER NOT NULL DEFAULT 0,
+                    progress_total INTEGER,
+                    last_error TEXT,
+                    created_at INTEGER NOT NULL,
+                    started_at INTEGER,
+                    finished_at INTEGER,
+                    next_run_at INTEGER,
+                    owner TEXT,
+                    heartbeat_at INTEGER
+                );
+                CREATE INDEX import_jobs_by_state ON import_jobs (state, next_run_at);
+
+                -- API tokens: only a SHA-256 of the token is kept.
+                CREATE TABLE api_tokens (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    last_used_at INTEGER
+                );
+
+                CREATE TABLE settings (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+
+                INSERT INTO sources (name, kind, created_at) VALUES ('files', 'file', strftime('%s','now'));
+                """)
+        },
+    ]
+}

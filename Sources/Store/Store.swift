@@ -1,0 +1,129 @@
+import Foundation
+
+/// The encrypted store: one SQLCipher database in the state directory, opened with the store key.
+///
+/// `Store` is `Sendable` and safe to call from many tasks: writes are serialised on one writer connection,
+/// reads run concurrently on a pool of reader connections that never wait for the writer (WAL).
+public final class Store: Sendable {
+    public let directory: StateDirectory
+    let pool: DatabasePool
+
+    public struct Options: Sendable {
+        public var maximumReaders: Int = 4
+        public var connection = Database.Configuration()
+        public init() {}
+    }
+
+    private init(directory: StateDirectory, pool: DatabasePool) {
+        self.directory = directory
+        self.pool = pool
+    }
+
+    deinit { pool.close() }
+
+    /// Creates a new store: the state directory (0700), the key file (key wrapped under the password and
+    /// a recovery key) and the encrypted database with the current schema. Refuses to overwrite anything.
+    /// Returns the open store and the recovery key, to be shown once.
+    public static func create(
+        at directory: StateDirectory,
+        password: String,
+        passwordParameters: ScryptParameters = .password,
+        recoveryParameters: ScryptParameters = .recoveryKey,
+        options: Options = .init()
+    ) throws(StoreError) -> (store: Store, recoveryKey: RecoveryKey) {
+        guard !password.isEmpty else { throw .keyVault(.emptyPassword) }
+        try directory.createForNewStore()
+        let key = try StoreError.wrapping { try StoreKey.random() }
+        // Build the database under a temporary name; only a complete, migrated database gets its real name,
+        // after the key file that opens it exists.
+        let building = directory.databasePath + ".init"
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
+        try StoreError.wrapping {
+            let db = try Database(path: building, key: key, mode: .readWriteCreate, configuration: options.connection)
+            try Migrator.migrate(db)
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let recovery: RecoveryKey
+        do {
+            recovery = try directory.keyVault.create(key: key, password: password,
+                                                     passwordParameters: passwordParameters, recoveryParameters: recoveryParameters)
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+            throw error
+        }
+        for suffix in ["-wal", "-shm"] { unlink(building + suffix) }
+        guard rename(building, directory.databasePath) == 0 else {
+            throw .io("cannot move the new database into place: \(String(cString: strerror(errno)))")
+        }
+        do { try FileSystem.syncDirectory(containing: directory.databasePath) } catch { throw .io(error.description) }
+        let store = try open(at: directory, key: key, options: options)
+        return (store, recovery)
+    }
+
+    /// Opens an existing store with the key (from `KeyVault.unlock`). Runs pending migrations.
+    public static func open(at directory: StateDirectory, key: StoreKey, options: Options = .init()) throws(StoreError) -> Store {
+        try directory.checkExists()
+        let path = directory.databasePath
+        guard FileSystem.exists(path) else { throw .databaseMissing(path: path) }
+        let writer: Database
+        do {
+            writer = try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
+        } catch {
+            if error.isNotADatabase { throw .keyDoesNotMatchDatabase(path: path) }
+            throw .database(error)
+        }
+        try StoreError.wrapping { try Migrator.migrate(writer) }
+        let configuration = options.connection
+        let pool = DatabasePool(writer: writer, maximumReaders: max(1, options.maximumReaders)) {
+            let reader = try Database(path: path, key: key, mode: .readWrite, configuration: configuration)
+            try reader.execute("PRAGMA query_only = ON")
+            return reader
+        }
+        return Store(directory: directory, pool: pool)
+    }
+
+    /// Unlocks with the password from the key file and opens the store.
+    public static func open(at directory: StateDirectory, password: String, options: Options = .init()) throws(StoreError) -> Store {
+        try directory.checkExists()
+        let key = try directory.keyVault.unlock(password: password)
+        return try open(at: directory, key: key, options: options)
+    }
+
+    /// Closes every connection and drops the key from memory. Later calls fail with `StoreError.closed`.
+    public func close() { pool.close() }
+
+    // MARK: - Raw access, for the store's own queries and for tests and benchmarks
+
+    /// Runs `body` on the writer connection inside one transaction: commits on return, rolls back on throw.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await pool.write { db in try db.transaction { try body($0) } } }
+        catch { throw StoreError.wrap(error) }
+    }
+
+    public func writeSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.writeSync { db in try db.transaction { try body($0) } } }
+        catch { throw StoreError.wrap(error) }
+    }
+
+    /// Runs `body` on a reader connection, in one consistent snapshot.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await pool.read(body) }
+        catch { throw StoreError.wrap(error) }
+    }
+
+    public func readSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.readSync(body) }
+        catch { throw StoreError.wrap(error) }
+    }
+}
+
+extension StoreError {
+    static func wrap(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError: return error
+        case let error as DatabaseError: return .database(error)
+        case let error as KeyVaultError: return .keyVault(error)
+        default: return .io(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Every failure the store reports. Each case reads as one line an operator can act on.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case keyVault(KeyVaultError)
+    case database(DatabaseError)
+    case stateDirectoryMissing(path: String)
+    case stateDirectoryNotADirectory(path: String)
+    case alreadyInitialised(path: String)
+    case databaseMissing(path: String)
+    /// The key unwrapped from the key file does not open the database: the two files do not belong together.
+    case keyDoesNotMatchDatabase(path: String)
+    case io(String)
+    case invalidInput(String)
+    case notFound(String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .keyVault(let error): return error.description
+        case .database(let error):
+            if error.isDiskFull { return "the disk is full: \(error.message)" }
+            if error.isReadOnly { return "the store is read-only: \(error.message)" }
+            return "database error: \(error.message)"
+        case .stateDirectoryMissing(let path):
+            return "the state directory \(path) does not exist: run `hreaderd init` or pass --state-dir"
+        case .stateDirectoryNotADirectory(let path):
+            return "\(path) is not a directory"
+        case .alreadyInitialised(let path):
+            return "a store already exists at \(path); refusing to overwrite it"
+        case .databaseMissing(let path):
+            return "the key file exists but the database \(path) is missing; restore it from a backup"
+        case .keyDoesNotMatchDatabase(let path):
+            return "the key file does not open the database \(path): they do not belong to the same store"
+        case .io(let message): return message
+        case .invalidInput(let message): return message
+        case .notFound(let what): return "\(what) not found"
+        case .closed: return "the store is closed (locked)"
+        }
+    }
+}
+
+extension StoreError {
+    /// Runs `body`, turning SQLite and key errors into `StoreError`.
+    @discardableResult
+    static func wrapping<T>(_ body: () throws -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw wrap(error) }
+    }
+}

@@ -1,0 +1,2 @@
+import HTTPKit
+import Store
