@@ -52,6 +52,8 @@ public final class Store: Sendable {
             throw error
         }
         for suffix in ["-wal", "-shm"] { unlink(building + suffix) }
+        // SQLite creates files 0644 unless the umask says otherwise; the database is nobody else's business.
+        chmod(building, 0o600)
         guard rename(building, directory.databasePath) == 0 else {
             throw .io("cannot move the new database into place: \(String(cString: strerror(errno)))")
         }

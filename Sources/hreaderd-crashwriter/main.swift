@@ -1,1 +1,30 @@
-print("x")
+// Test support for the crash test: imports batch after batch of large synthetic records into a store,
+// printing "begin N" before each transaction and "committed N" after it, until it is killed.
+// Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH
+import Foundation
+import Store
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let perBatch = Int(arguments[3]), perBatch > 0 else {
+    FileHandle.standardError.write(Data("usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH\n".utf8))
+    exit(2)
+}
+do {
+    let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2])
+    for batch in 1...1_000 {
+        let entries = (0..<perBatch).map { i in
+            Entry(id: "e_\(batch)_\(i)", type: .result, description: "Marker batch \(batch) entry \(i)",
+                  time: Int64(1_000_000 + i), value: Double(i), units: "mg/dL",
+                  codes: ["LOINC": ["2093-3"]], rawJSON: #"{"batch":\#(batch),"i":\#(i),"pad":"\#(String(repeating: "x", count: 100))"}"#)
+        }
+        let record = PatientRecord(recordID: "crash-\(batch)", name: "Crash \(batch)", entries: entries)
+        say("begin \(batch)")
+        _ = try store.importRecordSync(record)
+        say("committed \(batch)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("hreaderd-crashwriter: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Writes one patient's record into the store in one transaction, as a difference against what is
+/// there: new entries are added, changed ones updated in place (keeping their ids), missing ones removed.
+enum RecordImport {
+    static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, in db: Database) throws -> ImportSummary {
+        guard let sourceID = try db.scalar("SELECT id FROM sources WHERE name = ?", [sourceName], as: Int64.self) else {
+            throw StoreError.notFound("source \(sourceName)")
+        }
+        let patientID = Patient.id(sourceName: sourceName, recordID: record.recordID)
+        var summary = ImportSummary(patientID: patientID, patient: .unchanged)
+
+        struct Demographics: Equatable {
+            var mrn, name, first, last, gender: String?
+            var birthdate: Int64?
+            var other: String?
+        }
+        let incoming = Demographics(mrn: record.medicalRecordNumber, name: record.name, first: record.firstName,
+                                    last: record.lastName, gender: record.gender, birthdate: record.birthdate,
+                                    other: record.otherFieldsJSON)
+        let stored = try db.row(
+            "SELECT mrn, name, first_name, last_name, gender, birthdate, other_fields FROM patients WHERE id = ?", [patientID]
+        ) { row in
+            Demographics(mrn: row.stringOrNil(0), name: row.stringOrNil(1), first: row.stringOrNil(2), last: row.stringOrNil(3),
+                         gender: row.stringOrNil(4), birthdate: row.int64OrNil(5), other: row.stringOrNil(6))
+        }
+        if let stored {
+            if stored != incoming {
+                try db.execute("""
+                    UPDATE patients SET mrn = ?, name = ?, first_name = ?, last_name = ?, gender = ?, birthdate = ?,
+                        other_fields = ? WHERE id = ?
+                    """, [record.medicalRecordNumber, record.name, record.firstName, record.lastName, record.gender,
+                          record.birthdate, record.otherFieldsJSON, patientID])
+                summary.patient = .updated
+            }
+        } else {
+            try db.execute("""
+                INSERT INTO patients (id, source_id, record_id, mrn, name, first_name, last_name, gender, birthdate,
+                    other_fields, etag, imported_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [patientID, sourceID, record.recordID, record.medicalRecordNumber, record.name, record.firstName,
+                      record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now])
+            summary.patient = .added
+        }
+
+        var existing: [String: [UInt8]] = [:]
+        if stored != nil {
+            try db.statement("SELECT id, content_hash FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
+                existing[row.string(0)] = row.bytes(1)
+            }
+        }
+
+        let insert = try db.statement("""
+            INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
+                text_value, units, codes, source_entry_id, raw, content_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let update = try db.statement("""
+            UPDATE entries SET type = ?, description = ?, date = ?, time = ?, start_time = ?, end_time = ?, status = ?,
+                value = ?, text_value = ?, units = ?, codes = ?, source_entry_id = ?, raw = ?, content_hash = ?
+            WHERE patient_id = ? AND id = ?
+            """)
+        var seen = Set<String>(minimumCapacity: record.entries.count)
+        for entry in record.entries {
+            guard seen.insert(entry.id).inserted else {
+                throw StoreError.invalidInput("the record holds two entries with the id \(entry.id)")
+            }
+            let codes = JSONWriter.codes(entry.codes)
+            let hash = contentHash(entry, codes: codes)
+            if let old = existing[entry.id] {
+                if old == hash {
+                    summary.entriesUnchanged += 1
+                } else {
+                    try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
+                                        entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
+                                        entry.sourceID, entry.rawJSON, hash, patientID, entry.id])
+                    summary.entriesUpdated += 1
+                }
+            } else {
+                try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
+                                    entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
+                                    codes, entry.sourceID, entry.rawJSON, hash])
+                summary.entriesAdded += 1
+            }
+        }
+        let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
+        for id in existing.keys where !seen.contains(id) {
+            try delete.execute([patientID, id])
+            summary.entriesRemoved += 1
+        }
+        if summary.changedAnything {
+            if summary.patient == .unchanged { summary.patient = .updated }
+            try db.execute("UPDATE patients SET revision = revision + 1, entry_count = ?, updated_at = ?, etag = ? WHERE id = ?",
+                           [record.entries.count, now, etag, patientID])
+        } else if etag != nil {
+            try db.execute("UPDATE patients SET etag = ? WHERE id = ?", [etag, patientID])
+        }
+        return summary
+    }
+
+    /// A digest of everything stored for an entry: equal digests mean a re-import changes nothing.
+    static func contentHash(_ entry: Entry, codes: String) -> [UInt8] {
+        var parts: [UInt8] = []
+        parts.reserveCapacity(entry.rawJSON.utf8.count + 128)
+        func add(_ text: String?) {
+            if let text { parts.append(contentsOf: text.utf8) } else { parts.append(0xff) }
+            parts.append(0x1f)
+        }
+        func add(_ number: Int64?) { add(number.map { String($0) }) }
+        add(entry.type.rawValue); add(entry.description); add(entry.time); add(entry.startTime); add(entry.endTime)
+        add(entry.status); add(entry.value.map { "\($0)" }); add(entry.textValue); add(entry.units); add(codes)
+        add(entry.sourceID); add(entry.rawJSON)
+        return Array(StableID.sha256(parts).prefix(16))
+    }
+}
+
+extension Store {
+    /// Imports one patient record (one transaction): a failure changes nothing.
+    public func importRecord(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
+                             now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
+        try await write { db in try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db) }
+    }
+
+    public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
+                                 now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
+        try writeSync { db in try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db) }
+    }
+
+    /// Seconds since the epoch, the store's clock.
+    public static func now() -> Int64 { Int64(time(nil)) }
+}

@@ -1,0 +1,41 @@
+/// The clinical entries of a patient that lie in a time window: an entry is in the window when its date,
+/// start or end lies in it, bounds inclusive. Sorted by date, then id.
+///
+/// Each of the three conditions is a range scan on its own index; the union is then sorted. The cost
+/// follows the number of entries in the window, not the size of the record (see the benchmark).
+enum TimelineWindowQuery {
+    static let sql = """
+        SELECT id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes
+        FROM entries WHERE pk IN (
+            SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
+            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
+            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3
+        )
+        ORDER BY date, id
+        """
+
+    static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
+        try db.rows(sql, [patientID, start, end]) { row in
+            guard let type = EntryType(rawValue: row.string(1)) else {
+                throw StoreError.invalidInput("the store holds an entry of unknown type \(row.string(1))")
+            }
+            return StoredEntry(
+                id: row.string(0), type: type,
+                description: row.stringOrNil(2), date: row.int64OrNil(3), time: row.int64OrNil(4),
+                startTime: row.int64OrNil(5), endTime: row.int64OrNil(6), status: row.stringOrNil(7),
+                value: row.doubleOrNil(8), textValue: row.stringOrNil(9), units: row.stringOrNil(10),
+                codesJSON: row.string(11))
+        }
+    }
+}
+
+extension Store {
+    /// Entries of `patientID` whose date, start or end lies in `start...end` (epoch seconds, inclusive).
+    public func entries(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db) }
+    }
+
+    public func entriesSync(patientID: String, from start: Int64, to end: Int64) throws(StoreError) -> [StoredEntry] {
+        try readSync { db in try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db) }
+    }
+}

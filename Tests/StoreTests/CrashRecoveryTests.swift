@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("Crash recovery")
+struct CrashRecoveryTests {
+    @Test("SIGKILL in the middle of a large write transaction leaves exactly the committed data, intact",
+          arguments: [1, 2, 3])
+    func killMidTransaction(round: Int) throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir, password: "crash pw")
+        store.close()
+        let perBatch = 20_000
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: productsDirectory + "/hreaderd-crashwriter")
+        writer.arguments = [state.path, "crash pw", String(perBatch)]
+        let output = Pipe()
+        writer.standardOutput = output
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+
+        // Read lines until the writer has committed `round` batches and begun the next one, then kill it
+        // while that next transaction is being written.
+        var text = ""
+        let reader = output.fileHandleForReading
+        while !text.contains("begin \(round + 1)\n") {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.contains("begin \(round + 1)\n"), "the writer stopped early: \(text)")
+        usleep(20_000 * UInt32(round))
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        #expect(writer.terminationReason == .uncaughtSignal)
+
+        let committed = text.split(separator: "\n").filter { $0.hasPrefix("committed ") }.count
+        let reopened = try Store.open(at: state, password: "crash pw")
+        defer { reopened.close() }
+        let integrity = try reopened.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) }
+        #expect(integrity == "ok")
+        let patients = try reopened.patientsSync()
+        // Every batch that reported its commit is there in full; the one being written is absent.
+        #expect(patients.count == committed, "committed \(committed), found \(patients.map(\.name))")
+        #expect(committed >= round)
+        for patient in patients {
+            #expect(patient.entryCount == perBatch)
+            let stored = try reopened.readSync { db in
+                try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patient.id], as: Int.self)
+            }
+            #expect(stored == perBatch)
+        }
+        let names = Set(patients.map(\.name))
+        #expect(names == Set((1...max(committed, 1)).prefix(committed).map { "Crash \($0)" }))
+    }
+}

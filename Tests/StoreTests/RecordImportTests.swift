@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("Record import into the store")
+struct RecordImportTests {
+    @Test("a second import of the same record changes nothing and keeps every id")
+    func reimportIsUnchanged() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let first = try store.importRecordSync(sampleRecord(entries: 5))
+        #expect(first.patient == .added)
+        #expect(first.entriesAdded == 5)
+        let revision = try store.patientsSync()[0].revision
+        let second = try store.importRecordSync(sampleRecord(entries: 5))
+        #expect(second.patient == .unchanged)
+        #expect(second.entriesUnchanged == 5)
+        #expect(second.entriesAdded + second.entriesUpdated + second.entriesRemoved == 0)
+        #expect(try store.patientsSync()[0].revision == revision)
+    }
+
+    @Test("a changed record updates in place, adds new entries and removes what the source dropped")
+    func changedRecord() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        _ = try store.importRecordSync(sampleRecord(entries: 4))
+        var changed = sampleRecord(entries: 4)
+        changed.entries[1].value = 42
+        changed.entries.remove(at: 3)
+        changed.entries.append(Entry(id: "e_new", type: .procedure, description: "New", time: 5, rawJSON: "{}"))
+        let summary = try store.importRecordSync(changed)
+        #expect(summary.patient == .updated)
+        #expect(summary.entriesUpdated == 1)
+        #expect(summary.entriesAdded == 1)
+        #expect(summary.entriesRemoved == 1)
+        #expect(summary.entriesUnchanged == 2)
+        let patient = try store.patientsSync()[0]
+        #expect(patient.entryCount == 4)
+        let stored = try store.entriesSync(patientID: patient.id, from: Int64.min, to: Int64.max)
+        #expect(Set(stored.map(\.id)) == ["e_0", "e_1", "e_2", "e_new"])
+        #expect(stored.first { $0.id == "e_1" }?.value == 42)
+    }
+
+    @Test("a record that fails to store changes nothing of the patient")
+    func failedImportIsRolledBack() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        _ = try store.importRecordSync(sampleRecord(entries: 3))
+        var broken = sampleRecord(entries: 3)
+        broken.name = "Renamed"
+        broken.entries.append(broken.entries[0]) // a duplicate id: refused half-way through
+        #expect(throws: StoreError.self) { try store.importRecordSync(broken) }
+        let patient = try store.patientsSync()[0]
+        #expect(patient.name == "Ada Example")
+        #expect(patient.entryCount == 3)
+    }
+
+    @Test("the same record id from two sources is two patients; the same source and id is one")
+    func identity() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        try store.writeSync { db in try db.execute("INSERT INTO sources (name, kind, created_at) VALUES ('clinic', 'rhex', 0)") }
+        _ = try store.importRecordSync(sampleRecord(id: "42"))
+        _ = try store.importRecordSync(sampleRecord(id: "42"), sourceName: "clinic")
+        _ = try store.importRecordSync(sampleRecord(id: "43"))
+        #expect(try store.patientsSync().count == 3)
+        #expect(Patient.id(sourceName: "files", recordID: "42") != Patient.id(sourceName: "clinic", recordID: "42"))
+    }
+
+    @Test("an unknown source is refused")
+    func unknownSource() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        #expect(throws: StoreError.self) { try store.importRecordSync(sampleRecord(), sourceName: "nope") }
+        #expect(try store.patientsSync().isEmpty)
+    }
+}

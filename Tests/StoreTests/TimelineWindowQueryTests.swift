@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("Timeline window query")
+struct TimelineWindowQueryTests {
+    static let window: ClosedRange<Int64> = 1_000...2_000
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let time: Int64?, start: Int64?, end: Int64?
+        let inWindow: Bool
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "time inside", time: 1_500, start: nil, end: nil, inWindow: true),
+        Case(name: "time on the lower bound", time: 1_000, start: nil, end: nil, inWindow: true),
+        Case(name: "time on the upper bound", time: 2_000, start: nil, end: nil, inWindow: true),
+        Case(name: "time one second before", time: 999, start: nil, end: nil, inWindow: false),
+        Case(name: "time one second after", time: 2_001, start: nil, end: nil, inWindow: false),
+        Case(name: "start inside, time before", time: 10, start: 1_200, end: nil, inWindow: true),
+        Case(name: "end inside only", time: nil, start: 10, end: 1_999, inWindow: true),
+        Case(name: "spanning the window without a point in it", time: nil, start: 10, end: 5_000, inWindow: false),
+        Case(name: "no times at all", time: nil, start: nil, end: nil, inWindow: false),
+        Case(name: "negative times before 1970", time: -5, start: nil, end: nil, inWindow: false),
+    ]
+
+    @Test("an entry is in the window when its date, start or end lies in it, bounds inclusive", arguments: cases)
+    func inclusion(_ c: Case) throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let record = PatientRecord(recordID: "w", name: "W", entries: [
+            Entry(id: "e_x", type: .condition, time: c.time, startTime: c.start, endTime: c.end, rawJSON: "{}"),
+        ])
+        let summary = try store.importRecordSync(record)
+        let found = try store.entriesSync(patientID: summary.patientID, from: Self.window.lowerBound, to: Self.window.upperBound)
+        #expect(found.count == (c.inWindow ? 1 : 0))
+    }
+
+    @Test("results are sorted by date then id, and an entry matching twice is listed once")
+    func ordering() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let record = PatientRecord(recordID: "o", name: "O", entries: [
+            Entry(id: "e_b", type: .result, time: 1_500, rawJSON: "{}"),
+            Entry(id: "e_a", type: .result, time: 1_500, rawJSON: "{}"),
+            Entry(id: "e_c", type: .condition, startTime: 1_100, endTime: 1_900, rawJSON: "{}"),
+        ])
+        let summary = try store.importRecordSync(record)
+        let found = try store.entriesSync(patientID: summary.patientID, from: 1_000, to: 2_000)
+        #expect(found.map(\.id) == ["e_c", "e_a", "e_b"])
+        #expect(found[0].date == 1_100)
+    }
+
+    @Test("the window query is three index range scans, never a scan of the patient's entries")
+    func queryPlanUsesIndexes() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let plan = try store.readSync { db in
+            try db.rows("EXPLAIN QUERY PLAN " + TimelineWindowQuery.sql, ["p", 0, 1]) { row in row.string(3) }
+        }.joined(separator: "\n")
+        #expect(plan.contains("entries_by_date"), "\(plan)")
+        #expect(plan.contains("entries_by_start"), "\(plan)")
+        #expect(plan.contains("entries_by_end"), "\(plan)")
+        #expect(!plan.contains("SCAN TABLE entries\n") && !plan.hasSuffix("SCAN TABLE entries"), "\(plan)")
+    }
+}
