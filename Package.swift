@@ -65,14 +65,16 @@ let package = Package(
             name: "hreaderd-crashwriter",
             dependencies: ["Store"]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher"]),
+        // Shared by the test targets: temporary directories, running the built executables.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),
         .testTarget(name: "HTTPKitTests", dependencies: [
             "HTTPKit",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["Store"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["Store", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

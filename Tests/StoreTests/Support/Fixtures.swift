@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestSupport
 @testable import Store
 
 /// Cheap scrypt settings so unit tests do not spend seconds on key derivation (the real defaults are
@@ -24,51 +25,3 @@ func sampleRecord(id: String = "rec-1", entries count: Int = 3, marker: String =
                          birthdate: -86_400 * 365, entries: entries)
 }
 
-/// The bytes of a file, or empty when it does not exist.
-func fileBytes(_ path: String) -> [UInt8] {
-    (try? Data(contentsOf: URL(fileURLWithPath: path))).map(Array.init) ?? []
-}
-
-func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
-    let n = Array(needle.utf8)
-    guard !n.isEmpty, haystack.count >= n.count else { return false }
-    let first = n[0]
-    var i = 0
-    while i <= haystack.count - n.count {
-        if haystack[i] == first && Array(haystack[i..<i + n.count]) == n { return true }
-        i += 1
-    }
-    return false
-}
-
-/// Runs a program, returns its exit status, stdout and stderr.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
-/// The directory holding the built products (the test bundle sits beside the executables).
-var productsDirectory: String {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return (exe as NSString).deletingLastPathComponent
-}
-
-func which(_ tool: String) -> String? {
-    for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + tool) {
-        return dir + "/" + tool
-    }
-    return nil
-}

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A fresh directory under /tmp, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init(_ prefix: String = "hreaderd-test") {
+    public init(_ prefix: String = "hreaderd-test") {
         let template = NSTemporaryDirectory() + "\(prefix)-XXXXXX"
         var bytes = Array(template.utf8CString)
         let created = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         path = created.map { String(cString: $0) } ?? template
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
