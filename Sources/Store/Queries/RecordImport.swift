@@ -129,3 +129,21 @@ extension Store {
     /// Seconds since the epoch, the store's clock.
     public static func now() -> Int64 { Int64(time(nil)) }
 }
+
+extension Database {
+    /// Imports a record on this connection, inside the caller's transaction. For benchmarks that compare
+    /// the encrypted store with a plain database of the same schema; the product goes through `Store`.
+    public func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64) throws -> ImportSummary {
+        try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, in: self)
+    }
+
+    /// Creates or upgrades the schema on this connection.
+    public func migrateToCurrentSchema() throws {
+        try Migrator.migrate(self)
+    }
+
+    /// The timeline window query on this connection.
+    public func timelineEntries(patientID: String, from start: Int64, to end: Int64) throws -> [StoredEntry] {
+        try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: self)
+    }
+}
