@@ -46,4 +46,17 @@ public struct Entry: Sendable, Equatable {
 
     /// The timeline date: the first of time, start, end that exists.
     public var date: Int64? { time ?? startTime ?? endTime }
+
+    /// Types that can be ongoing across a window (a chronic condition, a long-running medication).
+    public static let ongoingTypes: Set<EntryType> = [.condition, .medication, .allergy]
+    /// Statuses that end an entry: such an entry is never ongoing.
+    public static let closedStatuses: Set<String> = ["resolved", "inactive", "completed", "cancelled", "aborted"]
+
+    /// Whether the entry can be ongoing: an ongoing type whose status is not closed.
+    public var canBeOngoing: Bool {
+        Self.ongoingTypes.contains(type) && !(status.map { Self.closedStatuses.contains($0.lowercased()) } ?? false)
+    }
+
+    /// Stored for the ongoing index: the end, or Int64.max when open-ended; nil when it can never be ongoing.
+    var ongoingEnd: Int64? { canBeOngoing ? (endTime ?? Int64.max) : nil }
 }

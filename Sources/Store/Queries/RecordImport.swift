@@ -52,12 +52,13 @@ enum RecordImport {
 
         let insert = try db.statement("""
             INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
-                text_value, units, codes, source_entry_id, raw, content_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                text_value, units, codes, source_entry_id, raw, content_hash, ongoing_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let update = try db.statement("""
             UPDATE entries SET type = ?, description = ?, date = ?, time = ?, start_time = ?, end_time = ?, status = ?,
-                value = ?, text_value = ?, units = ?, codes = ?, source_entry_id = ?, raw = ?, content_hash = ?
+                value = ?, text_value = ?, units = ?, codes = ?, source_entry_id = ?, raw = ?, content_hash = ?,
+                ongoing_end = ?
             WHERE patient_id = ? AND id = ?
             """)
         var seen = Set<String>(minimumCapacity: record.entries.count)
@@ -73,13 +74,13 @@ enum RecordImport {
                 } else {
                     try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
-                                        entry.sourceID, entry.rawJSON, hash, patientID, entry.id])
+                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, patientID, entry.id])
                     summary.entriesUpdated += 1
                 }
             } else {
                 try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
-                                    codes, entry.sourceID, entry.rawJSON, hash])
+                                    codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd])
                 summary.entriesAdded += 1
             }
         }

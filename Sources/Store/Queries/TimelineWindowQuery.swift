@@ -15,17 +15,20 @@ enum TimelineWindowQuery {
         """
 
     static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
-        try db.rows(sql, [patientID, start, end]) { row in
-            guard let type = EntryType(rawValue: row.string(1)) else {
-                throw StoreError.invalidInput("the store holds an entry of unknown type \(row.string(1))")
-            }
-            return StoredEntry(
-                id: row.string(0), type: type,
-                description: row.stringOrNil(2), date: row.int64OrNil(3), time: row.int64OrNil(4),
-                startTime: row.int64OrNil(5), endTime: row.int64OrNil(6), status: row.stringOrNil(7),
-                value: row.doubleOrNil(8), textValue: row.stringOrNil(9), units: row.stringOrNil(10),
-                codesJSON: row.string(11))
+        try db.rows(sql, [patientID, start, end], storedEntry)
+    }
+
+    /// Reads the columns of `sql` (and of every query that selects the same list) into a `StoredEntry`.
+    static func storedEntry(_ row: Row) throws -> StoredEntry {
+        guard let type = EntryType(rawValue: row.string(1)) else {
+            throw StoreError.invalidInput("the store holds an entry of unknown type \(row.string(1))")
         }
+        return StoredEntry(
+            id: row.string(0), type: type,
+            description: row.stringOrNil(2), date: row.int64OrNil(3), time: row.int64OrNil(4),
+            startTime: row.int64OrNil(5), endTime: row.int64OrNil(6), status: row.stringOrNil(7),
+            value: row.doubleOrNil(8), textValue: row.stringOrNil(9), units: row.stringOrNil(10),
+            codesJSON: row.string(11))
     }
 }
 

@@ -62,11 +62,16 @@ enum Schema {
                     source_entry_id TEXT,
                     raw TEXT NOT NULL,
                     content_hash BLOB NOT NULL,
+                    -- For conditions, medications and allergies whose status is not closed: the end time, or
+                    -- the largest integer when open-ended. NULL for every other entry. Indexed (partial index)
+                    -- so that the "ongoing" query reads only candidates whose end lies after the window.
+                    ongoing_end INTEGER,
                     UNIQUE (patient_id, id)
                 );
                 CREATE INDEX entries_by_date ON entries (patient_id, date);
                 CREATE INDEX entries_by_start ON entries (patient_id, start_time);
                 CREATE INDEX entries_by_end ON entries (patient_id, end_time);
+                CREATE INDEX entries_ongoing ON entries (patient_id, ongoing_end) WHERE ongoing_end IS NOT NULL;
 
                 -- What the user posts on the timeline (levels, new medications, regimen adherence).
                 CREATE TABLE timeline_entries (

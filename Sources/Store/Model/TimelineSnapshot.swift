@@ -1,0 +1,7 @@
+/// Everything one timeline window shows of one patient, read in one consistent snapshot.
+public struct TimelineSnapshot: Sendable {
+    public var patient: Patient
+    public var entries: [StoredEntry]
+    public var ongoing: [StoredEntry]
+    public var posts: [TimelinePost]
+}

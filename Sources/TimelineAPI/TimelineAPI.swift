@@ -1,2 +1,0 @@
-import HTTPKit
-import Store
