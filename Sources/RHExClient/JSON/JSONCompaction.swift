@@ -1,0 +1,59 @@
+/// Compact JSON from a slice of (already checked) JSON source: the insignificant whitespace between
+/// tokens is dropped and every other byte is kept as the source wrote it (member order, number
+/// spelling, escapes). That is what "the entry exactly as the source sent it" means for the raw JSON we
+/// store: the same document, whatever the source's pretty-printing.
+enum JSONCompaction {
+    /// The compact form of `slice` as a `String`, built in place with one allocation.
+    static func string(_ slice: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: slice.count) { buffer in
+            compact(slice, into: buffer)
+        }
+    }
+
+    /// Appends the compact form of `slice` to `out`.
+    static func append(_ slice: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: slice.count))
+        let written = out.withUnsafeMutableBufferPointer { buffer in
+            compact(slice, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+        out.removeLast(slice.count - written)
+    }
+
+    /// Writes the compact form of `slice` into `buffer` (at least `slice.count` long); returns the
+    /// number of bytes written.
+    private static func compact(_ slice: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        var inString = false
+        var i = 0
+        let count = slice.count
+        while i < count {
+            let byte = slice[i]
+            if inString {
+                buffer[written] = byte
+                written += 1
+                if byte == UInt8(ascii: "\\") {
+                    // The escaped byte cannot end the string: copy it along with its backslash.
+                    i += 1
+                    if i < count {
+                        buffer[written] = slice[i]
+                        written += 1
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case 0x20, 0x0A, 0x0D, 0x09:
+                    break
+                default:
+                    if byte == UInt8(ascii: "\"") { inString = true }
+                    buffer[written] = byte
+                    written += 1
+                }
+            }
+            i += 1
+        }
+        return written
+    }
+}

@@ -1,0 +1,42 @@
+import Store
+
+/// Stable entry ids for one patient record.
+///
+/// An entry with an `_id` is identified by its section and that `_id`; one without by a hash of what
+/// makes it that entry (section, codes, times, description). Neither depends on where the entry sits
+/// in its section, so re-imports of a record whose entries were reordered keep every id.
+///
+/// Sources repeat `_id`s: hreader_hs_henry_smith.json has the procedure `4f4e9fcbb615219f0a000010`
+/// twice, byte for byte, and five vital-sign `_id`s twice with different readings. Every occurrence is
+/// an entry, so the second, third… occurrence of the same identity gets `#2`, `#3`… appended; only
+/// this numbering depends on order, and only among the duplicates.
+struct EntryIdentity {
+    private var occurrences: [String: Int] = [:]
+
+    mutating func id(
+        section: String, sourceID: String?, codes: [String: [String]],
+        time: Int64?, startTime: Int64?, endTime: Int64?, description: String?
+    ) -> String {
+        var parts: [String]
+        if let sourceID {
+            parts = [section, sourceID]
+        } else {
+            // "h" keeps a hashed identity apart from an `_id` that happens to equal its parts.
+            parts = [
+                section, "h", CodeNormalisation.canonical(codes),
+                EntryIdentity.text(time), EntryIdentity.text(startTime), EntryIdentity.text(endTime),
+                description ?? "",
+            ]
+        }
+        let first = StableID.make("e", parts)
+        let occurrence = occurrences[first, default: 0] + 1
+        occurrences[first] = occurrence
+        guard occurrence > 1 else { return first }
+        parts.append("#\(occurrence)")
+        return StableID.make("e", parts)
+    }
+
+    private static func text(_ seconds: Int64?) -> String {
+        seconds.map { String($0) } ?? ""
+    }
+}

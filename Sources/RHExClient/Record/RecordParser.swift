@@ -1,0 +1,151 @@
+import Store
+
+/// Parses one RHEx patient record (JSON, any of the three generations) into a `PatientRecord`.
+///
+/// Parsing only: no network, no store. The parser is a value with no state between calls, so one
+/// instance may be shared freely across threads.
+public struct RecordParser: Sendable {
+    public var limits: ParseLimits
+
+    public init(limits: ParseLimits = .standard) {
+        self.limits = limits
+    }
+
+    /// Parses a record document.
+    ///
+    /// - Parameter recordID: the record's identity within its source when the caller knows it (an RHEx
+    ///   source's feed gives it); nil to use the record's own `_id`, as `import-file` does. Without
+    ///   either the record cannot be identified and parsing fails with `wrongShape` at `$._id`.
+    public func parse(_ bytes: [UInt8], recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(RecordParseError) -> PatientRecord in try parse(buffer, recordID: recordID) }
+        }
+        return try result.get()
+    }
+
+    /// Parses a record document held in memory the caller owns (a `Data`'s bytes, a read buffer).
+    public func parse(_ bytes: UnsafeRawBufferPointer, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
+        try parse(bytes.bindMemory(to: UInt8.self), recordID: recordID)
+    }
+
+    public func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
+        let start = try JSONDocument.checkedBody(bytes, limits: limits)
+        var reader = RecordReader(scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start))
+        return try reader.read(recordID: recordID)
+    }
+}
+
+/// The walk over one record document: sections become entries, every other top-level member is copied
+/// (compact) into `otherFieldsJSON`.
+private struct RecordReader {
+    var scanner: JSONScanner
+    var identity = EntryIdentity()
+    var entries: [Entry] = []
+    var otherFields: [UInt8] = [UInt8(ascii: "{")]
+    var id: JSONValue?
+    var first: JSONValue?
+    var last: JSONValue?
+    var name: JSONValue?
+    var gender: JSONValue?
+    var birthdate: JSONValue?
+    var medicalRecordNumber: JSONValue?
+
+    init(scanner: JSONScanner) {
+        self.scanner = scanner
+    }
+
+    mutating func read(recordID explicitID: String?) throws(RecordParseError) -> PatientRecord {
+        try readTopLevelObject()
+        guard let recordID = explicitID ?? ValueNormalisation.identifier(id) else {
+            throw .wrongShape(path: "$._id", expected: #"a record id: a string or {"$oid": string}"#)
+        }
+        let firstName = ValueNormalisation.text(first)
+        let lastName = ValueNormalisation.text(last)
+        let fullName = [firstName, lastName].compactMap { $0 }.joined(separator: " ")
+        otherFields.append(UInt8(ascii: "}"))
+        return PatientRecord(
+            recordID: recordID,
+            medicalRecordNumber: ValueNormalisation.identifier(medicalRecordNumber),
+            firstName: firstName,
+            lastName: lastName,
+            name: fullName.isEmpty ? ValueNormalisation.text(name) ?? "" : fullName,
+            gender: ValueNormalisation.text(gender),
+            birthdate: ValueNormalisation.epochSeconds(birthdate),
+            otherFieldsJSON: String(decoding: otherFields, as: UTF8.self),
+            entries: entries
+        )
+    }
+
+    private mutating func readTopLevelObject() throws(RecordParseError) {
+        switch scanner.peekKind() {
+        case .object:
+            break
+        case nil where scanner.isAtEnd:
+            throw scanner.error("empty document")
+        default:
+            // Tell "not JSON at all" from "JSON, but not a record": check the whole value first.
+            try scanner.skipValue()
+            try scanner.expectEnd()
+            throw .wrongShape(path: "$", expected: "an object (one patient record)")
+        }
+        try scanner.beginObject()
+        var isFirst = true
+        var otherCount = 0
+        while let key = try scanner.nextKey(isFirst: &isFirst) {
+            let field = RecordField(key, in: scanner)
+            if case let .section(type) = field {
+                try readSection(type)
+                continue
+            }
+            let valueStart = scanner.offset
+            switch field {
+            case .id: id = try scanner.parseValue()
+            case .first: first = try scanner.parseValue()
+            case .last: last = try scanner.parseValue()
+            case .name: name = try scanner.parseValue()
+            case .gender: gender = try scanner.parseValue()
+            case .birthdate: birthdate = try scanner.parseValue()
+            case .medicalRecordNumber: medicalRecordNumber = try scanner.parseValue()
+            case .section, .other: try scanner.skipValue()
+            }
+            if otherCount > 0 { otherFields.append(UInt8(ascii: ",")) }
+            otherCount += 1
+            // The key with its quotes, exactly as written, then the value.
+            let keyWithQuotes = (key.contents.lowerBound - 1)..<(key.contents.upperBound + 1)
+            otherFields.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.bytes[keyWithQuotes]))
+            otherFields.append(UInt8(ascii: ":"))
+            JSONCompaction.append(UnsafeBufferPointer(rebasing: scanner.bytes[valueStart..<scanner.offset]), to: &otherFields)
+        }
+        try scanner.expectEnd()
+    }
+
+    /// A section: an array of entry objects. `null` counts as no entries (Gen 1 exporters write
+    /// `"languages": null` for empty lists); a section named twice contributes both lists, as nothing
+    /// the source sent may be dropped.
+    private mutating func readSection(_ type: EntryType) throws(RecordParseError) {
+        switch scanner.peekKind() {
+        case .array:
+            break
+        case .null:
+            try scanner.readNull()
+            return
+        default:
+            try scanner.skipValue()
+            throw .wrongShape(path: "$.\(type.section)", expected: "an array of entries")
+        }
+        try scanner.beginArray()
+        var isFirst = true
+        var index = 0
+        while try scanner.nextElement(isFirst: &isFirst) {
+            guard scanner.peekKind() == .object else {
+                try scanner.skipValue()
+                throw .wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
+            }
+            let start = scanner.offset
+            let fields = try EntryFields.read(from: &scanner)
+            let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.offset]))
+            entries.append(EntryNormalisation.entry(type, fields: fields, rawJSON: raw, identity: &identity))
+            index += 1
+        }
+    }
+}
