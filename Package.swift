@@ -73,6 +73,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "Store", "TestSupport"]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
         .testTarget(name: "hreaderdTests", dependencies: ["Store", "TestSupport"]),
     ],

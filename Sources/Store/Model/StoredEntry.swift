@@ -13,4 +13,20 @@ public struct StoredEntry: Sendable, Equatable {
     public var textValue: String?
     public var units: String?
     public var codesJSON: String
+
+    public init(id: String, type: EntryType, description: String?, date: Int64?, time: Int64?, startTime: Int64?,
+                endTime: Int64?, status: String?, value: Double?, textValue: String?, units: String?, codesJSON: String) {
+        self.id = id
+        self.type = type
+        self.description = description
+        self.date = date
+        self.time = time
+        self.startTime = startTime
+        self.endTime = endTime
+        self.status = status
+        self.value = value
+        self.textValue = textValue
+        self.units = units
+        self.codesJSON = codesJSON
+    }
 }
