@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -68,10 +69,18 @@ let package = Package(
         // Shared by the test targets: temporary directories, running the built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),
+        // Serves a trivial route and a static directory for bench/http/run.sh (wrk against nginx).
+        .executableTarget(
+            name: "httpkit-bench-server",
+            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "HTTPKitTests", dependencies: [
             "HTTPKit",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "Store", "TestSupport"]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),

@@ -1,0 +1,39 @@
+import NIOCore
+import NIOHTTP1
+
+/// The pipeline of every accepted connection, in one place. Inbound, from the socket:
+///
+/// 1. `ByteActivityHandler`: reports raw reads to the timeouts;
+/// 2. NIO's response encoder and request decoder (with the header limits, which end in `431`);
+/// 3. NIO's `HTTPServerPipelineHandler`: one request at a time, pipelined ones held back,
+///    graceful quiescing;
+/// 4. NIO's response header validator (no CR/LF injection into responses);
+/// 5. `RequestTimeoutHandler`: head, body and keep-alive timeouts;
+/// 6. `HTTPConnectionHandler`: requests in, the application, responses out.
+enum HTTPChannelSetup {
+    static func configure(_ channel: any Channel, settings: ConnectionSettings, registry: ConnectionRegistry, overCapacityAnswer: ByteBuffer) throws {
+        let pipeline = channel.pipeline.syncOperations
+        switch registry.admit(channel) {
+        case .admitted:
+            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+            decoderLimits.maxHeaderListSize = settings.limits.maxHeaderBytes
+            decoderLimits.maxHeaderFieldSize = settings.limits.maxHeaderBytes
+            decoderLimits.maxHeaderFieldCount = settings.limits.maxHeaderCount
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: true,
+                withServerUpgrade: nil,
+                withErrorHandling: false,  // HTTPConnectionHandler answers parser errors itself (400 or 431)
+                withOutboundHeaderValidation: true,
+                withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
+                withDecoderLimitConfiguration: decoderLimits
+            )
+            let timeouts = RequestTimeoutHandler(limits: settings.limits)
+            try pipeline.addHandler(ByteActivityHandler(reportingTo: timeouts), position: .first)
+            try pipeline.addHandler(timeouts)
+            try pipeline.addHandler(HTTPConnectionHandler(settings: settings))
+        case .overLimit, .draining:
+            try pipeline.addHandler(
+                OverCapacityHandler(answer: overCapacityAnswer, lingeringTimeout: settings.limits.lingeringCloseTimeout))
+        }
+    }
+}

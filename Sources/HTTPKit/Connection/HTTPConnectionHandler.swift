@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The heart of a connection: collects each request's parts into a `Request` (enforcing the
+/// route's body limit as the bytes arrive), runs the application on the Swift concurrency pool,
+/// off the event loop, and writes the `Response` back on the loop.
+///
+/// One request at a time: `HTTPServerPipelineHandler`, in front, stops reading and holds
+/// pipelined requests back until the previous response is written, so answers go out in order
+/// and a slow client cannot make the server buffer without bound.
+final class HTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// What is known of one request for answering and logging it.
+    private struct Exchange: Sendable {
+        var method: HTTPMethod?
+        var version: HTTPVersion
+        var path: String?
+        var keepAlive: Bool
+        let start: NIODeadline
+    }
+
+    private struct Receiving {
+        var exchange: Exchange
+        let head: HTTPRequestHead
+        let target: RequestTarget
+        let resolution: RouteResolution
+        let bodyLimit: Int
+        var body: ByteBuffer?
+    }
+
+    private enum State {
+        case idle
+        case receiving(Receiving)
+        case responding(Exchange, Task<Void, Never>?)
+        /// An answer that ends the connection has been written; everything else is dropped.
+        case closing
+    }
+
+    private let settings: ConnectionSettings
+    private var state = State.idle
+    private var requestsSeen = 0
+
+    init(settings: ConnectionSettings) {
+        self.settings = settings
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head): self.receiveHead(head, context: context)
+        case .body(let buffer): self.receiveBody(buffer, context: context)
+        case .end: self.receiveEnd(context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .closing = self.state {
+            return  // a final answer is out; the lingering close ends the connection
+        }
+        guard let parserError = error as? HTTPParserError else {
+            // I/O errors (a reset, say): nothing can be answered.
+            context.close(promise: nil)
+            return
+        }
+        // A malformed request: the decoder stops here, so answer if no answer has started, and close.
+        let exchange: Exchange
+        switch self.state {
+        case .idle:
+            exchange = Exchange(method: nil, version: .http1_1, path: nil, keepAlive: false, start: .now())
+        case .receiving(let receiving):
+            exchange = receiving.exchange
+        case .responding, .closing:
+            context.close(promise: nil)
+            return
+        }
+        let answer = parserError == .headerOverflow ? HTTPError.headersTooLarge : Self.malformed
+        self.write(answer.response, exchange: exchange, endsConnection: true, context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if case .responding(_, let task) = self.state {
+            // Nobody will read the answer: let a cooperative handler stop early.
+            task?.cancel()
+        }
+        self.state = .closing
+        context.fireChannelInactive()
+    }
+
+    private static let malformed = HTTPError.badRequest("The request is not valid HTTP/1.1.", code: "bad_request")
+
+    // MARK: - Receiving
+
+    private func receiveHead(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard case .idle = self.state else { return }
+        self.requestsSeen += 1
+        var exchange = Exchange(
+            method: head.method,
+            version: head.version,
+            path: head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init),
+            keepAlive: head.isKeepAlive && self.requestsSeen < self.settings.limits.maxRequestsPerConnection,
+            start: .now()
+        )
+        do throws(HTTPError) {
+            try RequestHeadValidation.validate(head)
+            let target = try RequestTarget(parsing: head.uri)
+            exchange.path = target.path
+            let resolution = self.settings.responder.resolve(method: head.method, segments: target.segments)
+            let bodyLimit = resolution.bodyLimit ?? self.settings.limits.maxBodyBytes
+            if let length = RequestHeadValidation.contentLength(head), length > bodyLimit {
+                throw HTTPError.payloadTooLarge
+            }
+            try self.meetExpectation(head, context: context)
+            self.state = .receiving(
+                Receiving(exchange: exchange, head: head, target: target, resolution: resolution, bodyLimit: bodyLimit))
+        } catch {
+            self.write(error.response, exchange: exchange, endsConnection: true, context: context)
+        }
+    }
+
+    /// `Expect: 100-continue` asks whether to send the body: yes, now that the head passed.
+    private func meetExpectation(_ head: HTTPRequestHead, context: ChannelHandlerContext) throws(HTTPError) {
+        guard let expectation = head.headers.first(name: "expect") else { return }
+        guard expectation.lowercased() == "100-continue" else {
+            throw HTTPError(.expectationFailed, code: "bad_expectation", message: "Only 100-continue is supported.")
+        }
+        if head.version.minor >= 1 {
+            let interim = HTTPResponseHead(version: head.version, status: .continue)
+            context.writeAndFlush(self.wrapOutboundOut(.head(interim)), promise: nil)
+        }
+    }
+
+    private func receiveBody(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        guard case .receiving(var receiving) = self.state else { return }
+        // Drop the state's copy first, so that appending does not copy the body each time.
+        self.state = .closing
+        let size = (receiving.body?.readableBytes ?? 0) + buffer.readableBytes
+        guard size <= receiving.bodyLimit else {
+            self.write(HTTPError.payloadTooLarge.response, exchange: receiving.exchange, endsConnection: true, context: context)
+            return
+        }
+        if receiving.body == nil {
+            receiving.body = buffer
+        } else {
+            receiving.body!.writeImmutableBuffer(buffer)
+        }
+        self.state = .receiving(receiving)
+    }
+
+    private func receiveEnd(context: ChannelHandlerContext) {
+        guard case .receiving(let receiving) = self.state else { return }
+        let request = Request(
+            method: receiving.head.method,
+            path: receiving.target.path,
+            pathSegments: receiving.target.segments,
+            query: receiving.target.query,
+            rawQuery: receiving.target.rawQuery,
+            headers: receiving.head.headers,
+            version: receiving.head.version,
+            body: receiving.body ?? ByteBuffer()
+        )
+        let requestContext = RequestContext(
+            peerAddress: context.channel.remoteAddress,
+            localAddress: context.channel.localAddress,
+            logger: self.settings.logger
+        )
+        let responder = self.settings.responder
+        let resolution = receiving.resolution
+        let gate = self.settings.loopGate
+        let eventLoop = context.eventLoop
+        let loopBoundSelf = NIOLoopBound(self, eventLoop: eventLoop)
+        let loopBoundContext = context.loopBound
+        self.state = .responding(receiving.exchange, nil)
+        let task = Task {
+            let response = await responder.respond(to: request, context: requestContext, resolution: resolution)
+            gate.execute(on: eventLoop) {
+                loopBoundSelf.value.deliver(response, context: loopBoundContext.value)
+            }
+        }
+        self.state = .responding(receiving.exchange, task)
+    }
+
+    // MARK: - Answering
+
+    /// Back on the event loop with the application's answer.
+    private func deliver(_ response: Response, context: ChannelHandlerContext) {
+        guard case .responding(let exchange, _) = self.state else { return }  // closed meanwhile
+        self.write(response, exchange: exchange, endsConnection: false, context: context)
+    }
+
+    /// Writes `response` for `exchange`. With `endsConnection` (an early or error answer) or
+    /// without keep-alive, the connection is then closed.
+    private func write(_ response: Response, exchange: Exchange, endsConnection: Bool, context: ChannelHandlerContext) {
+        var response = response
+        if !ResponseHeadBuilder.isValid(response.headers) {
+            self.settings.logger.error("a handler set an invalid header name or value; answering 500")
+            response = HTTPError.internalServerError.response
+        }
+        let keepAlive = exchange.keepAlive && !endsConnection
+        let sendsBody = exchange.method != .HEAD && !ResponseHeadBuilder.forbidsBody(response.status)
+
+        // The file region gets its own descriptor (closed after the write); the `OpenFile`
+        // keeps the original until the last copy of the response is gone.
+        var fileHandle: NIOFileHandle?
+        if sendsBody, case .file(let file) = response.body, file.size > 0 {
+            let copy = dup(file.descriptor)
+            if copy >= 0 {
+                fileHandle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
+            } else {
+                self.settings.logger.error("cannot duplicate a file descriptor", metadata: ["errno": "\(errno)"])
+                response = HTTPError.internalServerError.response
+            }
+        }
+
+        let head = self.settings.headBuilder.head(for: response, version: exchange.version, keepAlive: keepAlive)
+        // Change state before writing `.end`: that write lets HTTPServerPipelineHandler hand us
+        // the next pipelined request at once.
+        self.state = keepAlive ? .idle : .closing
+        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+        var bytes = 0
+        if sendsBody {
+            switch response.body {
+            case .empty:
+                ()
+            case .bytes(let buffer):
+                bytes = buffer.readableBytes
+                if bytes > 0 {
+                    context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                }
+            case .file(let file):
+                if let fileHandle {
+                    bytes = file.size
+                    let region = FileRegion(fileHandle: fileHandle, readerIndex: 0, endIndex: file.size)
+                    context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+                }
+            }
+        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: written)
+
+        let accessLog = self.settings.accessLog
+        let lingeringTimeout = self.settings.limits.lingeringCloseTimeout
+        let channel = context.channel
+        let sent = response
+        let bodyBytes = bytes
+        let handle = fileHandle
+        written.futureResult.whenComplete { _ in
+            try? handle?.close()
+            withExtendedLifetime(sent) {}
+            accessLog.record(
+                method: exchange.method, path: exchange.path, status: sent.status, bytes: bodyBytes, since: exchange.start)
+            if !keepAlive {
+                LingeringClose.close(channel, within: lingeringTimeout)
+            }
+        }
+    }
+}
+
+/// The settings every connection of one server shares.
+struct ConnectionSettings: Sendable {
+    let limits: HTTPServer.Limits
+    let responder: Responder
+    let headBuilder: ResponseHeadBuilder
+    let accessLog: AccessLog
+    let logger: Logger
+    let loopGate: EventLoopGate
+}

@@ -1,0 +1,134 @@
+import NIOCore
+import NIOHTTP1
+
+/// Closes connections that take too long between or within requests:
+///
+/// - waiting for a request head: `requestHeadTimeout`, counted from the accept for the first
+///   request and from the first byte for later ones (a slow-loris client trickling a head);
+/// - waiting for the body once the head is in: `requestBodyTimeout`;
+/// - idle between requests, no byte yet: `keepAliveTimeout`.
+///
+/// No timer runs while the application works on a request: that time is the handler's.
+///
+/// It sits after `HTTPServerPipelineHandler`, so it sees a pipelined request only when that
+/// request's turn comes. Raw bytes are reported by `ByteActivityHandler`, at the socket end of
+/// the pipeline.
+final class RequestTimeoutHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum Phase {
+        /// Between requests, no byte of the next one seen.
+        case idle
+        /// Bytes of a request seen, its head not yet complete.
+        case receivingHead
+        case receivingBody
+        /// The request is complete; the application is answering.
+        case processing
+    }
+
+    private let limits: HTTPServer.Limits
+    private var phase = Phase.receivingHead
+    private var bytesSinceLastHead = false
+    private var timer: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+
+    init(limits: HTTPServer.Limits) {
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        // The first request's head must arrive within the head timeout from the accept.
+        self.enter(.receivingHead, context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.timer?.cancel()
+        self.timer = nil
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.timer?.cancel()
+        self.timer = nil
+        context.fireChannelInactive()
+    }
+
+    /// Called by `ByteActivityHandler` for every read from the socket.
+    func bytesReceived() {
+        guard let context = self.context else { return }
+        switch self.phase {
+        case .idle:
+            self.enter(.receivingHead, context: context)
+        case .receivingBody, .processing:
+            // Part of a pipelined request: its head timer starts when its turn comes.
+            self.bytesSinceLastHead = true
+        case .receivingHead:
+            ()  // the head timer keeps running: trickling bytes does not extend it
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head:
+            self.bytesSinceLastHead = false
+            self.enter(.receivingBody, context: context)
+        case .body:
+            ()
+        case .end:
+            if self.phase == .receivingBody {
+                self.enter(.processing, context: context)
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = self.unwrapOutboundIn(data), self.phase == .processing {
+            // Set the next phase before passing the write on: writing `.end` lets the pipeline
+            // handler deliver a buffered next request at once, and its head must find the
+            // timers already switched.
+            self.enter(self.bytesSinceLastHead ? .receivingHead : .idle, context: context)
+        }
+        context.write(data, promise: promise)
+    }
+
+    private func enter(_ phase: Phase, context: ChannelHandlerContext) {
+        self.phase = phase
+        self.timer?.cancel()
+        let timeout: Duration
+        switch phase {
+        case .idle: timeout = self.limits.keepAliveTimeout
+        case .receivingHead: timeout = self.limits.requestHeadTimeout
+        case .receivingBody: timeout = self.limits.requestBodyTimeout
+        case .processing:
+            self.timer = nil
+            return
+        }
+        let loopBoundContext = context.loopBound
+        self.timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            loopBoundContext.value.close(promise: nil)
+        }
+    }
+}
+
+/// Tells the `RequestTimeoutHandler` about every read, before HTTP decoding, so that it can
+/// tell an idle connection from one that is sending a request.
+final class ByteActivityHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeouts: RequestTimeoutHandler
+
+    init(reportingTo timeouts: RequestTimeoutHandler) {
+        self.timeouts = timeouts
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        self.timeouts.bytesReceived()
+        context.fireChannelRead(data)
+    }
+}

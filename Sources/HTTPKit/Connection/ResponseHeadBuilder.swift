@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOHTTP1
+
+/// Builds the head that goes on the wire for a `Response`: the server, not the handler, owns
+/// framing (`Content-Length`, `Connection`, no `Transfer-Encoding`), adds `Date` and the
+/// default headers, and refuses header names or values that would break the response.
+struct ResponseHeadBuilder: Sendable {
+    let defaultHeaders: HTTPHeaders
+
+    /// Whether a response with this status carries no body at all (RFC 9110 section 6.4.1).
+    static func forbidsBody(_ status: HTTPResponseStatus) -> Bool {
+        status.code < 200 || status.code == 204 || status.code == 304
+    }
+
+    func head(
+        for response: Response,
+        version: HTTPVersion,
+        keepAlive: Bool,
+        now: Int = Int(time(nil))
+    ) -> HTTPResponseHead {
+        var headers = response.headers
+        for name in ["content-length", "transfer-encoding", "connection", "keep-alive"] {
+            headers.remove(name: name)
+        }
+        for (name, value) in self.defaultHeaders where !headers.contains(name: name) {
+            headers.add(name: name, value: value)
+        }
+        if !headers.contains(name: "date") {
+            headers.add(name: "Date", value: HTTPDate.format(epochSeconds: now))
+        }
+        if !Self.forbidsBody(response.status) {
+            headers.add(name: "Content-Length", value: String(response.body.count))
+        }
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if version.major == 1 && version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        return HTTPResponseHead(version: version.major == 1 ? version : .http1_1, status: response.status, headers: headers)
+    }
+
+    /// Whether every header can be sent: a token name, and a value without CR, LF or NUL (which
+    /// would let a value start a new header or end the head).
+    static func isValid(_ headers: HTTPHeaders) -> Bool {
+        headers.allSatisfy { name, value in
+            !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+                && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+        }
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}

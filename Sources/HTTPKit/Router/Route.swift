@@ -1,0 +1,24 @@
+/// A handler: what runs for a request that matched a route. It runs off the event loop, so it
+/// may await slow work; it must not block a thread for long (use a thread pool for that).
+public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
+
+/// One registered endpoint: a method, a pattern, its body limit and its handler.
+struct Route: Sendable {
+    let method: HTTPMethod
+    let pattern: RoutePattern
+    /// The largest request body this route accepts; `nil` uses the server's default.
+    let bodyLimit: Int?
+    let handler: Handler
+}
+
+/// The outcome of looking up a method and path.
+enum RouteResolution: Sendable {
+    case matched(Route, Parameters)
+    /// The path exists, but not for this method; `allow` lists the methods it does have.
+    case methodNotAllowed(allow: [HTTPMethod])
+    case notFound
+
+    var bodyLimit: Int? {
+        if case .matched(let route, _) = self { route.bodyLimit } else { nil }
+    }
+}
