@@ -67,19 +67,25 @@ extension Store {
                 posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db))
         }
     }
+}
 
-    /// The earliest time of any of the patient's entries or posts (the start of the `all` page).
-    public func earliestTime(patientID: String) async throws(StoreError) -> Int64? {
-        try await read { db in
-            // date is the first of time/start/end; an end can precede a start only in broken data, so look at all.
-            let entries = try db.scalar("""
+extension Store {
+    /// What a timeline request needs before it can pick a window and look in its cache: the patient's
+    /// revision and, for the `all` page, the earliest time. nil when there is no such patient.
+    public func timelineHead(patientID: String, withEarliest: Bool) async throws(StoreError) -> (revision: Int64, earliest: Int64?)? {
+        try await read { db -> (revision: Int64, earliest: Int64?)? in
+            guard let revision = try db.scalar("SELECT revision FROM patients WHERE id = ?", [patientID], as: Int64.self) else {
+                return nil
+            }
+            guard withEarliest else { return (revision, nil) }
+            let earliest = try db.scalar("""
                 SELECT min(m) FROM (
                     SELECT min(date) AS m FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1)
                 """, [patientID], as: Int64.self)
-            return entries
+            return (revision, earliest)
         }
     }
 }

@@ -1,0 +1,41 @@
+import HTTPKit
+import Store
+
+/// The product's error answers, each a status, a stable code and a sentence (DESIGN.md).
+enum APIError {
+    static let badPage = HTTPError(.badRequest, code: "bad_page",
+                                   message: "page must be one of day, week, month, year, decade, all.")
+    static let badEnd = HTTPError(.badRequest, code: "bad_end",
+                                  message: "end must be an RFC 3339 timestamp, a YYYY-MM-DD day or epoch seconds.")
+    static let badKey = HTTPError(.badRequest, code: "bad_key",
+                                  message: "key must be one of Levels, NewMedication, MedRegiment (or levels, medication, regimen).")
+    static let unknownPatient = HTTPError(.notFound, code: "unknown_patient", message: "There is no patient with that id.")
+    static let noPatient = HTTPError(.conflict, code: "no_patient",
+                                     message: "There is no patient yet: import a record first (hreaderd import-file, or a sync).")
+    static let unknownEntry = HTTPError(.notFound, code: "not_found", message: "There is no timeline entry with that id.")
+    static let locked = HTTPError(.locked, code: "locked", message: "The store is locked: sign in to unlock it.")
+
+    static func badBody(_ error: PostBodyError) -> HTTPError {
+        switch error {
+        case .tooLarge: return HTTPError(.payloadTooLarge, code: "body_too_large", message: sentence(error.description))
+        case .unsupportedMediaType: return HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: sentence(error.description))
+        default: return HTTPError(.badRequest, code: "bad_body", message: sentence(error.description))
+        }
+    }
+
+    /// Store failures: a full disk or a read-only store is `503` (reads keep working); anything else `500`.
+    static func store(_ error: StoreError) -> HTTPError {
+        switch error {
+        case .closed: return locked
+        case .database(let db) where db.isDiskFull || db.isReadOnly:
+            return HTTPError(.serviceUnavailable, code: "store_unavailable",
+                             message: "The store cannot take writes right now (disk full or read-only); reading still works.")
+        default: return HTTPError.internalServerError
+        }
+    }
+
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst() + "."
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPKit
+import Store
+
+/// The product's HTTP side: the routes of DESIGN.md over the store. The executable builds one and hands
+/// its router and middleware to `HTTPServer`.
+public final class TimelineApp: Sendable {
+    public struct Configuration: Sendable {
+        /// Calendar arithmetic (month, year, decade; `YYYY-MM-DD` ends) uses the daemon's time zone.
+        public var calendar: Calendar = .current
+        public var postLimits = PostLimits()
+        /// The static web app, served under `/timeline/`; nil serves none.
+        public var publicDirectory: String?
+        public var version = "0.0.0"
+        /// The largest body of `POST /patients/current` and other small JSON requests.
+        public var smallBodyLimit = 4 * 1024
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    public let gate: StoreGate
+    let cache = PayloadCache()
+    /// The clock, replaceable in tests.
+    let now: @Sendable () -> Int64
+
+    public init(configuration: Configuration, gate: StoreGate, now: @escaping @Sendable () -> Int64 = { Store.now() }) {
+        self.configuration = configuration
+        self.gate = gate
+        self.now = now
+    }
+
+    /// Every route of the product.
+    public func router() throws -> Router {
+        var router = Router()
+        router.get("/") { _, _ in .redirect(to: "/timeline/") }
+        router.get("/healthz") { [self] _, _ in health() }
+        TimelineRoutes(app: self).register(in: &router)
+        PatientRoutes(app: self).register(in: &router)
+        if let directory = configuration.publicDirectory {
+            router.mount("/timeline/", files: try FileServer(root: directory))
+        }
+        return router
+    }
+
+    func health() -> Response {
+        var json = JSONWriter(capacity: 64)
+        json.beginObject()
+        json.key("status"); json.string("ok")
+        json.key("locked"); json.bool(gate.isLocked)
+        json.key("version"); json.string(configuration.version)
+        json.endObject()
+        return .json(writer: json)
+    }
+
+    /// The store, or `423 locked`.
+    func store() throws(HTTPError) -> Store { try gate.store() }
+
+    /// The `patient` parameter, else the current patient; `409` when the store holds none yet.
+    func patientID(_ request: Request, store: Store) async throws(HTTPError) -> String {
+        if let id = request.query["patient"], !id.isEmpty { return id }
+        let current: String?
+        do { current = try await store.currentPatientID() } catch { throw APIError.store(error) }
+        guard let current else { throw APIError.noPatient }
+        return current
+    }
+}
+
+extension Response {
+    /// JSON from a writer, marked not to be stored by any cache (it is patient data).
+    static func json(writer: JSONWriter, status: HTTPResponseStatus = .ok) -> Response {
+        .json(bytes: writer.bytes, status: status)
+    }
+
+    static func json(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> Response {
+        var response = Response.json(ByteBuffer(bytes: bytes), status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}
+
+extension Request {
+    /// Whether the client is a browser posting a form: it prefers HTML to JSON.
+    var prefersHTML: Bool {
+        let accept = headers[canonicalForm: "Accept"].map { $0.lowercased() }
+        guard let html = accept.firstIndex(where: { $0.hasPrefix("text/html") }) else { return false }
+        let json = accept.firstIndex { $0.hasPrefix("application/json") }
+        return json.map { html < $0 } ?? true
+    }
+
+    /// The media type of the body, lower case, without parameters.
+    var mediaType: String? {
+        headers.first(name: "Content-Type").map {
+            $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+    }
+
+    var bodyBytes: [UInt8] { Array(body.readableBytesView) }
+}

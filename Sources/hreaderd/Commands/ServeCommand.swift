@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import HTTPKit
+import Logging
+import Store
+import TimelineAPI
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the daemon: the timeline API and web app on loopback.",
+        discussion: """
+            Unlocks the store with the password file or systemd credential when there is one; otherwise (or with \
+            --locked) it starts locked and waits for a sign-in. An inherited systemd socket replaces --listen.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Address to listen on (repeatable). Default: 127.0.0.1:8420.", valueName: "host:port"))
+    var listen: [ListenAddress] = []
+
+    @Option(name: .long, help: ArgumentHelp("Also listen on a Unix domain socket (mode 0600).", valueName: "path"))
+    var unixSocket: String?
+
+    @Option(name: .long, help: ArgumentHelp("The web app directory. Default: found beside the binary.", valueName: "dir"))
+    var publicDir: String?
+
+    @Flag(name: .long, help: "Start locked, even when a password is available.")
+    var locked = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds that requests in flight may take to finish at shutdown.", valueName: "seconds"))
+    var shutdownGrace: Int = 10
+
+    func validate() throws {
+        guard shutdownGrace >= 0 && shutdownGrace <= 600 else { throw ValidationError("--shutdown-grace must be 0…600 seconds") }
+    }
+
+    func run() async throws {
+        let logger = Logging.makeLogger()
+        let directory = global.stateDirectory
+        try directory.checkExists()
+        guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
+
+        let gate = StoreGate()
+        if !locked, case .file = global.passwordSource {
+            let password = try global.readPassword()
+            gate.unlock(with: try Store.open(at: directory, password: password))
+        }
+
+        var appConfiguration = TimelineApp.Configuration()
+        appConfiguration.version = Hreaderd.version
+        appConfiguration.publicDirectory = PublicDirectory.locate(option: publicDir, environment: global.environment)
+        if appConfiguration.publicDirectory == nil {
+            logger.warning("no web app directory found; serving the API only (pass --public-dir)")
+        }
+        let app = TimelineApp(configuration: appConfiguration, gate: gate)
+
+        var serverConfiguration = HTTPServer.Configuration()
+        serverConfiguration.listeners = try listeners()
+        serverConfiguration.eventLoopThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        let router: Router
+        do { router = try app.router() } catch { throw CLIError("the web app directory cannot be served: \(error)") }
+        let server = HTTPServer(configuration: serverConfiguration, router: router, middleware: [], logger: logger)
+        let addresses: [SocketAddress]
+        do { addresses = try await server.start() } catch { throw CLIError("cannot listen: \(error)") }
+        for address in addresses {
+            logger.info("listening on \(Self.describe(address))")
+        }
+        logger.info(gate.isLocked ? "the store is locked: sign in at the web app" : "the store is unlocked")
+
+        let signal = await ShutdownSignal.wait()
+        logger.info("stopping (signal \(signal)); finishing requests in flight")
+        await server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        gate.lock()
+        logger.info("stopped")
+    }
+
+    func listeners() throws -> [Listener] {
+        var result: [Listener]
+        let inherited: [Listener]
+        do { inherited = try SystemdSocketActivation.listeners(environment: global.environment) } catch {
+            throw CLIError("the sockets passed by systemd are unusable: \(error)")
+        }
+        if !inherited.isEmpty {
+            // As sd_listen_fds(3) does: children must not think the sockets are theirs.
+            for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
+            result = inherited
+        } else {
+            result = (listen.isEmpty ? [ListenAddress.default] : listen).map(\.listener)
+        }
+        if let unixSocket { result.append(.unix(path: unixSocket)) }
+        return result
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        switch address {
+        case .v4: return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        case .v6: return "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
+        case .unixDomainSocket: return "unix:\(address.pathname ?? "?")"
+        }
+    }
+}

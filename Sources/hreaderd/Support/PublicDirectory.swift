@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where the web app's files are, when `--public-dir` does not say: beside an installed binary
+/// (`PREFIX/share/hreaderd/timeline`), or in the source tree the binary was built from.
+enum PublicDirectory {
+    static func locate(option: String?, environment: [String: String]) -> String? {
+        if let option { return option }
+        if let value = environment["HREADERD_PUBLIC_DIR"], !value.isEmpty { return value }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let binDirectory = (executable as NSString).deletingLastPathComponent
+        let candidates = [
+            binDirectory + "/../share/hreaderd/timeline",           // make install
+            binDirectory + "/../../Public/timeline",                // .build/debug/hreaderd
+            binDirectory + "/../../../Public/timeline",             // .build/x86_64-unknown-linux-gnu/debug/hreaderd
+            FileManager.default.currentDirectoryPath + "/Public/timeline",
+        ]
+        return candidates.first { isDirectory($0) }.map { ($0 as NSString).standardizingPath }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+}
