@@ -1,0 +1,70 @@
+@testable import HTTPKit
+import Testing
+
+@Suite("HTTP dates, JSON strings, error bodies")
+struct FormattingTests {
+    @Test("HTTP dates format as IMF-fixdate and parse back", arguments: [
+        (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
+        (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
+        (-86_400, "Wed, 31 Dec 1969 00:00:00 GMT"),
+        (4_102_444_799, "Thu, 31 Dec 2099 23:59:59 GMT"),
+    ])
+    func dates(seconds: Int, text: String) {
+        #expect(HTTPDate.format(epochSeconds: seconds) == text)
+        #expect(HTTPDate.parse(text) == seconds)
+    }
+
+    @Test("other date forms are not parsed", arguments: [
+        "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
+    ])
+    func badDates(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+
+    @Test("JSON strings escape quotes, control characters and HTML-significant characters")
+    func jsonQuoting() {
+        #expect(JSONString.quoted("a\"b\\c\n\u{01}<>&") == #""a\"b\\c\n\u0001\u003c\u003e\u0026""#)
+        #expect(JSONString.quoted("café") == "\"café\"")
+    }
+
+    @Test("an HTTPError becomes the JSON error body with its status and headers")
+    func errorBody() {
+        let response = HTTPError.methodNotAllowed(allow: [.GET, .HEAD]).response
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers.first(name: "Allow") == "GET, HEAD")
+        #expect(response.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
+        guard case .bytes(let body) = response.body else {
+            Issue.record("no body")
+            return
+        }
+        #expect(String(buffer: body) == #"{"error":{"code":"method_not_allowed","message":"This address does not accept that method."}}"#)
+    }
+
+    @Test("the server owns framing: handler-set Content-Length, Connection and Transfer-Encoding are replaced")
+    func headFraming() {
+        let builder = ResponseHeadBuilder(defaultHeaders: ["X-Default": "1", "X-Overridden": "default"])
+        let response = Response(
+            status: .ok,
+            headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "Connection": "keep-alive", "X-Overridden": "mine"],
+            body: .bytes(ByteBuffer(string: "abc"))
+        )
+        let head = builder.head(for: response, version: .http1_1, keepAlive: false, now: 0)
+        #expect(head.headers["Content-Length"] == ["3"])
+        #expect(head.headers["Transfer-Encoding"].isEmpty)
+        #expect(head.headers["Connection"] == ["close"])
+        #expect(head.headers["X-Default"] == ["1"])
+        #expect(head.headers["X-Overridden"] == ["mine"])
+        #expect(head.headers["Date"] == ["Thu, 01 Jan 1970 00:00:00 GMT"])
+    }
+
+    @Test("304 and 204 answers carry no Content-Length")
+    func bodylessStatuses() {
+        let builder = ResponseHeadBuilder(defaultHeaders: [:])
+        for status in [HTTPResponseStatus.notModified, .noContent] {
+            let head = builder.head(for: Response(status: status), version: .http1_1, keepAlive: true)
+            #expect(head.headers["Content-Length"].isEmpty)
+        }
+    }
+}
