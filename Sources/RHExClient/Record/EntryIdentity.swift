@@ -13,6 +13,12 @@ import Store
 struct EntryIdentity {
     private var occurrences: [String: Int] = [:]
 
+    /// `expectedEntries` sizes the table up front: growing it step by step through a 100,000-entry
+    /// record rehashes every id several times over.
+    init(expectedEntries: Int = 0) {
+        occurrences.reserveCapacity(expectedEntries)
+    }
+
     mutating func id(
         section: String, sourceID: String?, codes: [String: [String]],
         time: Int64?, startTime: Int64?, endTime: Int64?, description: String?

@@ -30,7 +30,13 @@ public struct RecordParser: Sendable {
 
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
         let start = try JSONDocument.checkedBody(bytes, limits: limits)
-        var reader = RecordReader(scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start))
+        // Compact entries are 100–300 bytes; pretty-printed ones more. An estimate on the high side
+        // costs a little memory, one on the low side a rehash or two.
+        var reader = RecordReader(
+            scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start),
+            identity: EntryIdentity(expectedEntries: bytes.count / 160)
+        )
+        reader.entries.reserveCapacity(bytes.count / 160)
         return try reader.read(recordID: recordID)
     }
 }
@@ -39,7 +45,7 @@ public struct RecordParser: Sendable {
 /// (compact) into `otherFieldsJSON`.
 private struct RecordReader {
     var scanner: JSONScanner
-    var identity = EntryIdentity()
+    var identity: EntryIdentity
     var entries: [Entry] = []
     var otherFields: [UInt8] = [UInt8(ascii: "{")]
     var id: JSONValue?
@@ -50,8 +56,9 @@ private struct RecordReader {
     var birthdate: JSONValue?
     var medicalRecordNumber: JSONValue?
 
-    init(scanner: JSONScanner) {
+    init(scanner: JSONScanner, identity: EntryIdentity) {
         self.scanner = scanner
+        self.identity = identity
     }
 
     mutating func read(recordID explicitID: String?) throws(RecordParseError) -> PatientRecord {

@@ -53,13 +53,20 @@ enum StatusNormalisation {
         case let .number(number)?: text = number.literal
         default: return nil
         }
-        if system.uppercased().hasPrefix("SNOMED") || text.allSatisfy(\.isNumber) {
+        if system.uppercased().hasPrefix("SNOMED") || text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
             return snomedStatuses[text.trimmingSpaces]
         }
         return normalisedWord(text)
     }
 
     private static func normalisedWord(_ string: String) -> String? {
+        // Nearly every status is already a trimmed lower-case ASCII word ("completed"): keep it as is
+        // rather than paying for Unicode-aware trimming and case mapping on every entry.
+        if let first = string.utf8.first, let last = string.utf8.last,
+           first != UInt8(ascii: " "), last != UInt8(ascii: " "),
+           string.utf8.allSatisfy({ $0 &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) {
+            return string
+        }
         let trimmed = string.trimmingSpaces
         return trimmed.isEmpty ? nil : trimmed.lowercased()
     }
