@@ -11,7 +11,8 @@ struct LineReader {
     enum Line {
         /// The line's bytes including its terminator (`\n`, or none on the last line).
         case bytes([UInt8])
-        /// The line was longer than allowed; this many bytes (terminator included) were skipped.
+        /// The line was longer than allowed: it held this many bytes (its terminator not counted), which
+        /// were skipped.
         case tooLong(Int)
     }
 
@@ -39,6 +40,7 @@ struct LineReader {
         var line: [UInt8] = []
         var length = 0
         var sawBytes = false
+        var terminated = false
         while true {
             if position == filled {
                 if atEndOfFile { break }
@@ -60,11 +62,15 @@ struct LineReader {
             }
             length += count
             position = end
-            if newline != nil { break }
+            if newline != nil {
+                terminated = true
+                break
+            }
         }
         guard sawBytes else { return nil }
         lineNumber += 1
-        return length <= maxLineBytes ? .bytes(line) : .tooLong(length)
+        if length <= maxLineBytes { return .bytes(line) }
+        return .tooLong(length - (terminated ? 1 : 0))
     }
 
     /// Everything after the last line returned, up to `maxBytes`; nil when there is more than that

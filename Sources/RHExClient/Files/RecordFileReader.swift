@@ -99,8 +99,11 @@ public final class RecordFileReader {
             switch line {
             case let .tooLong(length):
                 return Item(line: number, result: .failure(.tooLarge(bytes: length, maxBytes: parser.limits.maxDocumentBytes)))
-            case let .bytes(bytes):
+            case var .bytes(bytes):
                 if RecordFileReader.isBlank(bytes) { continue }
+                // The terminator is not part of the record (and must not count against its size).
+                if bytes.last == 0x0A { bytes.removeLast() }
+                if bytes.last == 0x0D { bytes.removeLast() }
                 return Item(line: number, result: Result { () throws(RecordParseError) -> PatientRecord in
                     try parser.parse(bytes)
                 })
