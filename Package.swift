@@ -82,9 +82,9 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "Store", "TestSupport"]),
+        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "RHExClient", "TestSupport"]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["Store", "RHExClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,9 @@ import Synchronization
 /// pool's cooperative threads.
 final class DatabasePool: Sendable {
     private let writerQueue = DispatchQueue(label: "hreaderd.store.writer")
+    /// Reads run here. A queue of our own, not `DispatchQueue.global()`: on Linux the global queue runs
+    /// only as many threads as there are cores, and blocking SQLite reads would starve everything else on it.
+    private let readerQueue = DispatchQueue(label: "hreaderd.store.readers", attributes: .concurrent)
     private let writerBox: UnsafeDatabaseBox
     private let readerSlots: DispatchSemaphore
     private let freeReaders: Mutex<[UnsafeDatabaseBox]>
@@ -58,7 +61,7 @@ final class DatabasePool: Sendable {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { [self] in
+            readerQueue.async { [self] in
                 continuation.resume(with: Result { try readSync(body) })
             }
         }

@@ -5,7 +5,7 @@ import Glibc
 
 /// The real `hreaderd serve` process in a temporary state directory on a free loopback port. Always
 /// stopped when the value goes away.
-public final class Daemon {
+public final class Daemon: @unchecked Sendable {
     public let state: String
     public let process = Process()
     public private(set) var port = 0

@@ -78,7 +78,7 @@ public struct HTTPTestClient: Sendable {
         guard connected == 0 else { throw Failure(description: "connect to \(host):\(port) failed: \(String(cString: strerror(errno)))") }
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if n <= 0 { break } // the server may answer and close before reading everything (413)
             sent += n
         }
@@ -110,5 +110,35 @@ public struct HTTPTestClient: Sendable {
             body = Array(body.prefix(length))
         }
         return Response(status: status, headers: headers, body: body)
+    }
+}
+
+extension HTTPTestClient {
+    /// The same request, run on a thread of its own: tests must block neither the Swift concurrency pool
+    /// (which runs the server's handlers in in-process tests) nor Dispatch's global queue (as wide as the
+    /// machine has cores on Linux).
+    public func send(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) async throws -> Response {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try self.request(method, target, headers: headers, body: body) })
+            }
+            thread.start()
+        }
+    }
+
+    public func get(_ target: String, headers: [String: String] = [:]) async throws -> Response {
+        try await send("GET", target, headers: headers)
+    }
+
+    public func post(_ target: String, json: String, headers: [String: String] = [:]) async throws -> Response {
+        var h = headers
+        h["Content-Type"] = h["Content-Type"] ?? "application/json"
+        return try await send("POST", target, headers: h, body: Array(json.utf8))
+    }
+
+    public func post(_ target: String, form: String, headers: [String: String] = [:]) async throws -> Response {
+        var h = headers
+        h["Content-Type"] = "application/x-www-form-urlencoded"
+        return try await send("POST", target, headers: h, body: Array(form.utf8))
     }
 }

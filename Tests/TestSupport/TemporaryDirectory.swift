@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under /tmp, removed when the value is released.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     public let path: String
 
     public init(_ prefix: String = "hreaderd-test") {

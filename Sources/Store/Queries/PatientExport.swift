@@ -59,7 +59,7 @@ enum PatientExport {
         json.endArray()
 
         json.key("timeline_entries"); json.beginArray()
-        try db.statement("SELECT \(TimelinePostQueries.columns) FROM timeline_entries WHERE patient_id = ? ORDER BY created_at, id")
+        try db.statement("SELECT \(TimelinePostQueries.columns) FROM timeline_entries WHERE patient_id = ? ORDER BY created_at, rowid")
             .forEach([patientID]) { row in
                 json.beginObject()
                 json.key("id"); json.string(row.string(0))

@@ -11,7 +11,7 @@ enum TimelinePostQueries {
     static func posts(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [TimelinePost] {
         try db.rows("""
             SELECT \(columns) FROM timeline_entries
-            WHERE patient_id = ? AND created_at BETWEEN ? AND ? ORDER BY created_at, id
+            WHERE patient_id = ? AND created_at BETWEEN ? AND ? ORDER BY created_at, rowid
             """, [patientID, start, end], post)
     }
 }
