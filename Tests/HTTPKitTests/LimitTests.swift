@@ -182,9 +182,15 @@ struct LimitTests {
             $0.limits.keepAliveTimeout = .seconds(20)
         }
         try await withServer(configuration) { server in
-            let client = try await server.connect()
-            try await client.send(http("GET /hello HTTP/1.1", "Host: x"))
-            #expect(try await client.response().status == 200)
+            // The first head must beat the short head timeout from the accept; on a busy machine
+            // it may not, which is not what this test is about, so try a few connections.
+            var connected: RawClient?
+            for _ in 0..<5 where connected == nil {
+                let client = try await server.connect()
+                try? await client.send(http("GET /hello HTTP/1.1", "Host: x"))
+                if (try? await client.response())?.status == 200 { connected = client } else { await client.close() }
+            }
+            let client = try #require(connected)
             try await Task.sleep(for: .milliseconds(600))  // idle for four head timeouts
             #expect(!client.isClosed)
             try await client.send(http("GET /hello HTTP/1.1", "Host: x"))

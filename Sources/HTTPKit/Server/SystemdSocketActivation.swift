@@ -28,6 +28,15 @@ public enum SystemdSocketActivation {
         environment: [String: String],
         processID: Int32 = getpid()
     ) throws(ActivationError) -> [Listener] {
+        try listeners(environment: environment, processID: processID, startingAt: firstDescriptor)
+    }
+
+    /// As above, with the first descriptor given (tests cannot own descriptor 3).
+    static func listeners(
+        environment: [String: String],
+        processID: Int32,
+        startingAt firstDescriptor: Int32
+    ) throws(ActivationError) -> [Listener] {
         guard let pidText = environment["LISTEN_PID"] else { return [] }
         guard let pid = Int32(pidText), pid > 0 else { throw .malformed(variable: "LISTEN_PID", value: pidText) }
         guard pid == processID else { return [] }

@@ -43,6 +43,7 @@ func testConfiguration(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ 
 }
 
 /// Runs `body` against a started server, and shuts the server down however `body` ends.
+@discardableResult
 func withServer<T>(
     _ configuration: HTTPServer.Configuration = testConfiguration(),
     router: Router = demoRouter(),
