@@ -113,11 +113,12 @@ struct SyntheticRecordWriter {
         }
     }
 
-    /// 24 hex digits like a MongoDB ObjectId: the record's prefix, the section, the index.
+    /// 24 hex digits like a MongoDB ObjectId: the family's prefix, the patient, the section, the
+    /// index, so no two entries of a family share one.
     private func entryID(_ entry: SyntheticEntry) -> String {
         let section = EntryType.allCases.firstIndex(of: entry.type) ?? 0
-        return String(patient.recordID.prefix(14)) + SyntheticFamily.hex(UInt64(section), digits: 2)
-            + SyntheticFamily.hex(UInt64(entry.index), digits: 8)
+        return String(patient.recordID.prefix(12)) + SyntheticFamily.hex(UInt64(patient.index), digits: 2)
+            + SyntheticFamily.hex(UInt64(section), digits: 2) + SyntheticFamily.hex(UInt64(entry.index), digits: 8)
     }
 
     // MARK: Gen 2
