@@ -1,3 +1,4 @@
+import Foundation
 import RHExClient
 import Store
 import Testing
@@ -135,6 +136,13 @@ struct NormalisationTests {
         #expect(entry.rawJSON == #"{"description":"Heart  Rate \u00e9 \"q\" ","codes":{"LOINC":["8867-4"]},"value":{"scalar":7.50e1,"units":"/min"},"extra":[true,false,null]}"#)
         #expect(entry.description == "Heart  Rate é \"q\" ")
         #expect(entry.value == 75)
+    }
+
+    @Test("bytes held by the caller (a Data) parse the same as an array")
+    func rawBuffer() throws {
+        let json = #"{"_id":"x","results":[{"value":{"scalar":"6.3"}}]}"#
+        let fromData = try Data(json.utf8).withUnsafeBytes { try RecordParser().parse($0) }
+        #expect(fromData == (try parseRecord(json)))
     }
 
     @Test("record identity: _id string, $oid, number; MRN string or number; the caller's id wins")

@@ -19,9 +19,9 @@ public enum ParseBenchmark {
 
         public var description: String {
             let rate = Int(entriesPerSecond.rounded())
-            let throughput = JSONWriter.decimalText(megabytesPerSecond, decimals: 1)
-            let best = JSONWriter.decimalText(bestSeconds * 1000, decimals: 1)
-            let median = JSONWriter.decimalText(medianSeconds * 1000, decimals: 1)
+            let throughput = SyntheticJSONWriter.decimalText(megabytesPerSecond, decimals: 1)
+            let best = SyntheticJSONWriter.decimalText(bestSeconds * 1000, decimals: 1)
+            let median = SyntheticJSONWriter.decimalText(medianSeconds * 1000, decimals: 1)
             return "parse \(shape.rawValue): \(entries) entries, \(bytes) bytes; median \(median) ms, best \(best) ms over \(runs) runs; \(rate) entries/s, \(throughput) MB/s"
         }
     }

@@ -6,7 +6,7 @@ public struct ParseLimits: Sendable, Equatable {
     /// recursive descent can never come near the stack's end.
     public static let defaultMaxDepth = 64
 
-    /// 64 MiB: a 100,000-entry record is about 30 MB; anything much larger is not a personal health
+    /// 64 MiB: a 100,000-entry record is about 20 MB; anything much larger is not a personal health
     /// record but a mistake or an attack.
     public static let defaultMaxDocumentBytes = 64 << 20
 

@@ -25,9 +25,14 @@ public struct RecordParser: Sendable {
 
     /// Parses a record document held in memory the caller owns (a `Data`'s bytes, a read buffer).
     public func parse(_ bytes: UnsafeRawBufferPointer, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
-        try parse(bytes.bindMemory(to: UInt8.self), recordID: recordID)
+        let result = bytes.withMemoryRebound(to: UInt8.self) { buffer in
+            Result { () throws(RecordParseError) -> PatientRecord in try parse(buffer, recordID: recordID) }
+        }
+        return try result.get()
     }
 
+    /// Parses a record document from bytes the caller keeps alive for the call; the one the others
+    /// end in.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
         let start = try JSONDocument.checkedBody(bytes, limits: limits)
         // Compact entries are 100–300 bytes; pretty-printed ones more. An estimate on the high side
@@ -126,9 +131,9 @@ private struct RecordReader {
         try scanner.expectEnd()
     }
 
-    /// A section: an array of entry objects. `null` counts as no entries (Gen 1 exporters write
-    /// `"languages": null` for empty lists); a section named twice contributes both lists, as nothing
-    /// the source sent may be dropped.
+    /// A section: an array of entry objects. `null` counts as no entries (Gen 1 exporters write null
+    /// for empty lists: `"languages": null` in hreader_ns_nancy_smith.json); a section named twice
+    /// contributes both lists, as nothing the source sent may be dropped.
     private mutating func readSection(_ type: EntryType) throws(RecordParseError) {
         switch scanner.peekKind() {
         case .array:

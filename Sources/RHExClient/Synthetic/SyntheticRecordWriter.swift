@@ -11,7 +11,7 @@ struct SyntheticRecordWriter {
     let factory: SyntheticEntryFactory
 
     /// Writes the whole record; `flush` is called between entries so a caller can stream the bytes.
-    func write(into writer: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) rethrows {
+    func write(into writer: inout SyntheticJSONWriter, flush: (inout SyntheticJSONWriter) throws -> Void) rethrows {
         writer.beginObject()
         switch shape {
         case .gen1: writeGen1Demographics(&writer)
@@ -43,7 +43,7 @@ struct SyntheticRecordWriter {
 
     // MARK: Gen 1
 
-    private func writeGen1Demographics(_ writer: inout JSONWriter) {
+    private func writeGen1Demographics(_ writer: inout SyntheticJSONWriter) {
         var random = RandomSource(seed: factory.seed, Stream.patient, UInt64(patient.index), 1)
         writer.key("_id"); writer.string(patient.recordID)
         writer.key("birthdate"); writer.integer(patient.birthdate)
@@ -60,7 +60,7 @@ struct SyntheticRecordWriter {
         writer.key("version"); writer.integer(1)
     }
 
-    private func writeGen1(_ entry: SyntheticEntry, into writer: inout JSONWriter) {
+    private func writeGen1(_ entry: SyntheticEntry, into writer: inout SyntheticJSONWriter) {
         writer.beginObject()
         writer.key("_id"); writer.string(entryID(entry))
         writer.key("_type"); writer.string(gen1TypeName(entry.type))
@@ -88,7 +88,7 @@ struct SyntheticRecordWriter {
         switch entry.measurement {
         case let .number(value, decimals, units)?:
             // Gen 1 exporters wrote scalars as strings with at least one decimal ("118.0").
-            writer.key("scalar"); writer.string(JSONWriter.decimalText(value, decimals: max(decimals, 1)))
+            writer.key("scalar"); writer.string(SyntheticJSONWriter.decimalText(value, decimals: max(decimals, 1)))
             writer.key("units"); optionalString(units, into: &writer)
         case let .text(text)?:
             writer.key("scalar"); writer.string(text)
@@ -123,7 +123,7 @@ struct SyntheticRecordWriter {
 
     // MARK: Gen 2
 
-    private func writeGen2Demographics(_ writer: inout JSONWriter) {
+    private func writeGen2Demographics(_ writer: inout SyntheticJSONWriter) {
         var random = RandomSource(seed: factory.seed, Stream.patient, UInt64(patient.index), 1)
         writer.key("_id"); writer.beginObject(); writer.key("$oid"); writer.string(patient.recordID); writer.endObject()
         writer.key("first"); writer.string(patient.firstName)
@@ -151,7 +151,7 @@ struct SyntheticRecordWriter {
         writer.endArray()
     }
 
-    private func writeGen2(_ entry: SyntheticEntry, into writer: inout JSONWriter) {
+    private func writeGen2(_ entry: SyntheticEntry, into writer: inout SyntheticJSONWriter) {
         writer.beginObject()
         writer.key("codes"); codes(entry.codes, into: &writer)
         if let time = entry.time { writer.key("time"); writer.integer(time) }
@@ -195,7 +195,7 @@ struct SyntheticRecordWriter {
     // MARK: Shared pieces
 
     /// `{"SYSTEM": ["code", …], …}`, systems in the order given.
-    private func codes(_ codes: [Vocabulary.Code], into writer: inout JSONWriter) {
+    private func codes(_ codes: [Vocabulary.Code], into writer: inout SyntheticJSONWriter) {
         writer.beginObject()
         var written: [String] = []
         for code in codes where !written.contains(code.system) {
@@ -208,18 +208,18 @@ struct SyntheticRecordWriter {
         writer.endObject()
     }
 
-    private func codedValue(_ code: String, codeSetKey: String, codeSet: String, into writer: inout JSONWriter) {
+    private func codedValue(_ code: String, codeSetKey: String, codeSet: String, into writer: inout SyntheticJSONWriter) {
         writer.beginObject()
         writer.key("code"); writer.string(code)
         writer.key(codeSetKey); writer.string(codeSet)
         writer.endObject()
     }
 
-    private func optionalInteger(_ value: Int64?, into writer: inout JSONWriter) {
+    private func optionalInteger(_ value: Int64?, into writer: inout SyntheticJSONWriter) {
         if let value { writer.integer(value) } else { writer.null() }
     }
 
-    private func optionalString(_ value: String?, into writer: inout JSONWriter) {
+    private func optionalString(_ value: String?, into writer: inout SyntheticJSONWriter) {
         if let value { writer.string(value) } else { writer.null() }
     }
 }

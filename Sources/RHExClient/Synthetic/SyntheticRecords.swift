@@ -68,7 +68,7 @@ public struct SyntheticRecords: Sendable {
     }
 
     /// Streams the record of `patient` to `sink` in chunks of about `chunkBytes`, for records too large
-    /// to hold twice (a million entries is about 300 MB).
+    /// to hold twice (a million entries is about 200 MB).
     public func writeRecord(
         for patient: SyntheticPatient, entries: Int, shape: Shape, pretty: Bool = false,
         chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void
@@ -78,7 +78,7 @@ public struct SyntheticRecords: Sendable {
             end: SyntheticRecords.referenceEnd
         )
         let recordWriter = SyntheticRecordWriter(shape: shape, patient: patient, factory: factory)
-        var writer = JSONWriter(pretty: pretty, capacity: min(chunkBytes, 300 * max(entries, 1)) + 4096)
+        var writer = SyntheticJSONWriter(pretty: pretty, capacity: min(chunkBytes, 300 * max(entries, 1)) + 4096)
         try recordWriter.write(into: &writer) { writer in
             if writer.bytes.count >= chunkBytes { try sink(writer.take()) }
         }

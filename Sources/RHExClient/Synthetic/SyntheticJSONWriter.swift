@@ -1,8 +1,9 @@
 /// A small JSON writer for the synthetic records: appends tokens to a byte buffer, placing commas and
-/// (when pretty) newlines and indentation itself, so the generator only says what to write. Numbers
-/// with decimals are written from integers, never via `Double.description`, so the bytes cannot
-/// depend on a platform's float formatting.
-struct JSONWriter {
+/// (when pretty) newlines and indentation itself, so the generator only says what to write. Store's
+/// `JSONWriter` serves what the store writes; this one also pretty-prints, to give the parser
+/// multi-line documents. Numbers with decimals are written from integers, never via
+/// `Double.description`, so the bytes cannot depend on a platform's float formatting.
+struct SyntheticJSONWriter {
     private(set) var bytes: [UInt8] = []
     let pretty: Bool
     /// Per open container: whether it has a member yet.
@@ -46,7 +47,7 @@ struct JSONWriter {
     /// A number with a fixed count of decimals, e.g. `decimal(118, decimals: 1)` writes `118.0`.
     mutating func decimal(_ value: Double, decimals: Int) {
         separate()
-        bytes.append(contentsOf: JSONWriter.decimalText(value, decimals: decimals).utf8)
+        bytes.append(contentsOf: SyntheticJSONWriter.decimalText(value, decimals: decimals).utf8)
     }
 
     mutating func bool(_ flag: Bool) {
