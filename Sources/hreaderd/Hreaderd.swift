@@ -10,7 +10,10 @@ struct Hreaderd: AsyncParsableCommand {
         commandName: "hreaderd",
         abstract: "A personal health record daemon: an encrypted store of a family's records, served on loopback.",
         version: version,
-        subcommands: [InitCommand.self, PasswdCommand.self, ServeCommand.self]
+        subcommands: [
+            InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
+            ExportCommand.self, GenerateRecordsCommand.self,
+        ]
     )
 
     /// Runs the command; our own errors end as one line on stderr and exit status 1.

@@ -49,3 +49,13 @@ struct GlobalOptions: ParsableArguments {
         try passwordSource.read(prompt: prompt)
     }
 }
+
+extension GlobalOptions {
+    /// Unlocks the store with the password (file, credential or prompt) and opens it.
+    func openStore() throws -> Store {
+        let directory = stateDirectory
+        try directory.checkExists()
+        guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
+        return try Store.open(at: directory, password: try readPassword())
+    }
+}
