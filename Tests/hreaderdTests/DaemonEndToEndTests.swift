@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `hreaderd` process, used with `curl` as a user would.
+@Suite("hreaderd serve, end to end with curl", .enabled(if: which("curl") != nil, "needs curl"))
+struct DaemonEndToEndTests {
+    let dir = TemporaryDirectory("hreaderd-e2e")
+    var state: String { dir.file("state") }
+    var environment: [String: String] { ["HREADERD_STATE_DIR": state, "HREADERD_PASSWORD_FILE": dir.file("pw"), "TZ": "UTC"] }
+
+    func hreaderd(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
+        try run(productsDirectory + "/hreaderd", arguments, environment: environment)
+    }
+
+    func curl(_ arguments: String...) throws -> (status: Int, body: String) {
+        let result = try run(which("curl")!, ["-s", "-o", "-", "-w", "\n%{http_code}"] + arguments)
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    func json(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    @Test("GET every page, POST a form and a JSON entry, see them echoed, delete one",
+          .enabled(if: SharedSamples.available, SharedSamples.skipReason))
+    func userSession() throws {
+        try "e2e password\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        #expect(try hreaderd("init").status == 0)
+        #expect(try hreaderd("import-file", SharedSamples.path("hreader_hs_henry_smith.json")).status == 0)
+        let daemon = try Daemon(state: state, environment: environment)
+        defer { #expect(daemon.stop() == 0) }
+        let base = "http://127.0.0.1:\(daemon.port)"
+
+        let health = try curl("\(base)/healthz")
+        #expect(health.status == 200)
+        #expect(json(health.body)["locked"] as? Bool == false)
+
+        for page in ["day", "week", "month", "year", "decade", "all"] {
+            let response = try curl("\(base)/timeline.json?page=\(page)&end=2011-01-01")
+            #expect(response.status == 200, "page \(page)")
+            let body = json(response.body)
+            #expect((body["patient"] as? [String: Any])?["name"] as? String == "Henry Smith")
+            #expect(body["vitals"] != nil && body["ongoing"] != nil)
+        }
+        #expect((json(try curl("\(base)/timeline.json?page=year&end=2011-01-01").body)["results"] as? [Any])?.isEmpty == false)
+
+        let form = try curl("-X", "POST", "--data", "pain=4&mood=6+ok", "\(base)/timeline.json?key=Levels")
+        #expect(form.status == 201)
+        let formID = try #require(json(form.body)["id"] as? String)
+        let medication = try curl("-H", "Content-Type: application/json", "--data", #"{"description":"Ibuprofen 200","select-choice-freq":"BID"}"#,
+                                  "\(base)/timeline.json?key=NewMedication")
+        #expect(medication.status == 201)
+
+        let today = json(try curl("\(base)/timeline.json?page=day").body)
+        #expect(today["levels"] as? [String: [String]] == ["pain": ["4"], "mood": ["6 ok"]])
+        #expect(today["timeline_medications"] as? [[String: String]] == [["description": "Ibuprofen 200", "select-choice-freq": "BID"]])
+
+        #expect(try curl("-X", "DELETE", "\(base)/timeline/entries/\(formID)").status == 204)
+        let after = json(try curl("\(base)/timeline.json?page=day").body)
+        #expect((after["levels"] as? [String: Any])?.isEmpty == true)
+        #expect((after["timeline_entries"] as? [Any])?.count == 1)
+
+        let patients = json(try curl("\(base)/patients.json").body)
+        let id = try #require((patients["patients"] as? [[String: Any]])?.first?["id"] as? String)
+        let export = try curl("\(base)/patients/\(id)/export.json")
+        #expect(export.status == 200)
+        #expect((json(export.body)["entries"] as? [Any])?.count == 138)
+        #expect(try curl("\(base)/timeline.json?page=fortnight").status == 400)
+    }
+
+    @Test("SIGTERM stops the daemon cleanly, and it says where it listened")
+    func stopsCleanly() throws {
+        try "pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        #expect(try hreaderd("init").status == 0)
+        let daemon = try Daemon(state: state, environment: environment)
+        #expect(try curl("http://127.0.0.1:\(daemon.port)/healthz").status == 200)
+        #expect(daemon.stop() == 0)
+        #expect(daemon.output.contains("listening on 127.0.0.1:\(daemon.port)"))
+        #expect(daemon.output.contains("stopped"))
+    }
+}
