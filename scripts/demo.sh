@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the daemon with a demo store: a synthetic family (no real person's data) on http://127.0.0.1:8420/.
+# The demo state lives in .build/demo (ignored by git); delete it to start over.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+swift build -c release --product hreaderd
+bin=.build/release/hreaderd
+demo=${HREADERD_DEMO_DIR:-$PWD/.build/demo}
+mkdir -p "$demo"
+chmod 700 "$demo"
+if [[ ! -f "$demo/password" ]]; then
+    (umask 077 && echo "demo-password" > "$demo/password")
+fi
+export HREADERD_STATE_DIR="$demo/state" HREADERD_PASSWORD_FILE="$demo/password"
+if [[ ! -f "$demo/state/hreaderd.key" ]]; then
+    (umask 077 && "$bin" init > "$demo/recovery-key.txt")
+    "$bin" generate-records --seed 7 --entries 400 --output "$demo/family.ndjson"
+    "$bin" import-file "$demo/family.ndjson"
+fi
+echo "hreaderd demo: http://127.0.0.1:8420/ (store password: $(head -n1 "$demo/password"); Ctrl-C stops it)" >&2
+exec "$bin" serve --listen 127.0.0.1:8420 "$@"
