@@ -154,7 +154,9 @@ struct SyntheticEntryFactory {
         let age = max(age(at: time), 0)
         let growth = age < 18 ? 0.3 + 0.7 * growthCurve(age) : 1
         let height = baseline.adultHeight * growth
-        let bmi = age < 18 ? 15.5 + age * 0.15 + random.double(-1, 1) : baseline.adultBMI + random.double(-1.2, 1.2)
+        // Children grow into their adult build: BMI moves from 15.5 toward the adult figure by 18.
+        let typicalBMI = age < 18 ? 15.5 + (baseline.adultBMI - 15.5) * age / 18 : baseline.adultBMI
+        let bmi = typicalBMI + random.double(-1, 1)
         let weight = bmi * (height / 100) * (height / 100)
         let vital: Vocabulary.Vital
         let value: Double

@@ -87,8 +87,10 @@ struct SyntheticRecordWriter {
         writer.beginObject()
         switch entry.measurement {
         case let .number(value, decimals, units)?:
-            // Gen 1 exporters wrote scalars as strings with at least one decimal ("118.0").
-            writer.key("scalar"); writer.string(SyntheticJSONWriter.decimalText(value, decimals: max(decimals, 1)))
+            // Gen 1 exporters wrote scalars as strings with at least one decimal: a blood pressure
+            // measured as 118 is "118.0".
+            let measured = SyntheticJSONWriter.decimalText(value, decimals: decimals)
+            writer.key("scalar"); writer.string(decimals == 0 ? measured + ".0" : measured)
             writer.key("units"); optionalString(units, into: &writer)
         case let .text(text)?:
             writer.key("scalar"); writer.string(text)
