@@ -15,7 +15,7 @@ fi
 export HREADERD_STATE_DIR="$demo/state" HREADERD_PASSWORD_FILE="$demo/password"
 if [[ ! -f "$demo/state/hreaderd.key" ]]; then
     (umask 077 && "$bin" init > "$demo/recovery-key.txt")
-    "$bin" generate-records --seed 7 --entries 400 --output "$demo/family.ndjson"
+    "$bin" generate-records --seed 7 --entries 1500 --output "$demo/family.ndjson"
     "$bin" import-file "$demo/family.ndjson"
 fi
 echo "hreaderd demo: http://127.0.0.1:8420/ (store password: $(head -n1 "$demo/password"); Ctrl-C stops it)" >&2

@@ -111,7 +111,7 @@ enum StoreBenchmark {
         let rows = results.map { r in
             #"{"store":"\#(r.encrypted ? "sqlcipher" : "plain")","entries":\#(r.entries),"insert_entries_per_second":\#(Int(r.entriesPerSecond)),"month_window_entries":\#(r.monthWindowEntries),"month_p50_ms":\#(r.monthP50 * 1000),"month_p99_ms":\#(r.monthP99 * 1000),"all_p50_ms":\#(r.allP50 * 1000)}"#
         }
-        return "{\"store\":[\n" + rows.joined(separator: ",\n") + "\n]}\n"
+        return "[\n" + rows.joined(separator: ",\n") + "\n]"
     }
 
     static func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }

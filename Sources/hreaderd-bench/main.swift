@@ -1,17 +1,44 @@
-// hreaderd-bench: prints the store's figures. Usage: hreaderd-bench [store] [--json FILE]
+// hreaderd-bench: prints the store's and the import's figures.
+// Usage: hreaderd-bench [store] [import] [--json FILE]   (no section named: all of them)
 //
-// store: bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
-// entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema, in one run.
+// store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
+//         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
+// import: a generated 100,000-entry record, parsing and storing timed apart.
 import Foundation
 import Store
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
-if let i = arguments.firstIndex(of: "--json"), i + 1 < arguments.count { jsonPath = arguments[i + 1] }
+var sections: [String] = []
+var index = 0
+while index < arguments.count {
+    if arguments[index] == "--json", index + 1 < arguments.count {
+        jsonPath = arguments[index + 1]
+        index += 2
+    } else {
+        sections.append(arguments[index])
+        index += 1
+    }
+}
+if sections.isEmpty { sections = ["store", "import"] }
 
-let results = try StoreBenchmark.run()
-StoreBenchmark.printTable(results)
+var json: [String] = []
+do {
+    if sections.contains("store") {
+        let results = try StoreBenchmark.run()
+        StoreBenchmark.printTable(results)
+        json.append(#""store":"# + StoreBenchmark.json(results))
+    }
+    if sections.contains("import") {
+        let result = try ImportBenchmark.run()
+        ImportBenchmark.printTable(result)
+        json.append(#""import":"# + ImportBenchmark.json(result))
+    }
+} catch {
+    FileHandle.standardError.write(Data("hreaderd-bench: \(error)\n".utf8))
+    exit(1)
+}
 if let jsonPath {
-    try StoreBenchmark.json(results).write(toFile: jsonPath, atomically: true, encoding: .utf8)
+    try ("{" + json.joined(separator: ",\n") + "}\n").write(toFile: jsonPath, atomically: true, encoding: .utf8)
     print("wrote \(jsonPath)")
 }
