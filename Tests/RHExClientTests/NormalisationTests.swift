@@ -43,6 +43,7 @@ struct NormalisationTests {
         ("0.1", 0.1), ("6.3", 6.3), ("92.1", 92.1), ("1.7976931348623157e308", 1.7976931348623157e308),
         ("123456789012345678901234567890", 123456789012345678901234567890.0), ("4.9e-324", Double.leastNonzeroMagnitude),
         ("0.30000000000000004", 0.30000000000000004), ("-0.0", -0.0), ("2.5E+3", 2500),
+        ("22.466216216216218", 22.466216216216218), ("23.10810810810811", 23.10810810810811),
     ] as [(String, Double)])
     func numberPrecision(literal: String, expected: Double) throws {
         #expect(try parseEntry(#"{"value":{"scalar":\#(literal)}}"#).value == expected)
