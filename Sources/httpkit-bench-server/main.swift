@@ -80,17 +80,23 @@ do {
 }
 
 // Stop gracefully on SIGTERM or SIGINT.
-signal(SIGTERM, SIG_IGN)
-signal(SIGINT, SIG_IGN)
-let (signals, continuation) = AsyncStream<Int32>.makeStream()
-let sources = [SIGTERM, SIGINT].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number)
-    source.setEventHandler { continuation.yield(number) }
-    source.resume()
-    return source
-}
-for await _ in signals {
-    break
-}
-sources.forEach { $0.cancel() }
+await waitForTerminationSignal()
 await server.shutdown(gracePeriod: .seconds(5))
+
+/// Returns on SIGTERM or SIGINT. Not on the main actor: the signal handlers run on a
+/// Dispatch queue.
+nonisolated func waitForTerminationSignal() async {
+    signal(SIGTERM, SIG_IGN)
+    signal(SIGINT, SIG_IGN)
+    let (signals, continuation) = AsyncStream<Int32>.makeStream()
+    let sources = [SIGTERM, SIGINT].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number)
+        source.setEventHandler { continuation.yield(number) }
+        source.resume()
+        return source
+    }
+    for await _ in signals {
+        break
+    }
+    sources.forEach { $0.cancel() }
+}

@@ -49,6 +49,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private let settings: ConnectionSettings
     private var state = State.idle
     private var requestsSeen = 0
+    /// The `Date` header value, formatted once per second rather than once per response.
+    private var date = (second: 0, text: "")
 
     init(settings: ConnectionSettings) {
         self.settings = settings
@@ -220,7 +222,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             }
         }
 
-        let head = self.settings.headBuilder.head(for: response, version: exchange.version, keepAlive: keepAlive)
+        let now = Int(time(nil))
+        if now != self.date.second {
+            self.date = (now, HTTPDate.format(epochSeconds: now))
+        }
+        let head = self.settings.headBuilder.head(for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text)
         // Change state before writing `.end`: that write lets HTTPServerPipelineHandler hand us
         // the next pipelined request at once.
         self.state = keepAlive ? .idle : .closing
@@ -243,10 +249,15 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 }
             }
         }
+        let accessLog = self.settings.accessLog
+        guard fileHandle != nil || !keepAlive || accessLog.isEnabled else {
+            // Nothing to do once written: spare the promise and its callback.
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: written)
 
-        let accessLog = self.settings.accessLog
         let lingeringTimeout = self.settings.limits.lingeringCloseTimeout
         let channel = context.channel
         let sent = response

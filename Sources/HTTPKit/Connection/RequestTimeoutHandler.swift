@@ -32,7 +32,14 @@ final class RequestTimeoutHandler: ChannelDuplexHandler {
     private let limits: HTTPServer.Limits
     private var phase = Phase.receivingHead
     private var bytesSinceLastHead = false
+    /// When the current phase times out; `nil` while processing.
+    private var deadline: NIODeadline?
+    /// One timer at a time, due at or before `deadline`. Phases change several times per
+    /// request; moving a deadline later only updates `deadline`, and the timer, when it fires
+    /// early, re-arms itself for the new deadline. Scheduling and cancelling a timer per phase
+    /// would cost more than the rest of a small request.
     private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
     private var context: ChannelHandlerContext?
 
     init(limits: HTTPServer.Limits) {
@@ -46,15 +53,20 @@ final class RequestTimeoutHandler: ChannelDuplexHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        self.timer?.cancel()
-        self.timer = nil
+        self.stopTimer()
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        self.stopTimer()
+        context.fireChannelInactive()
+    }
+
+    private func stopTimer() {
         self.timer?.cancel()
         self.timer = nil
-        context.fireChannelInactive()
+        self.timerDeadline = nil
+        self.deadline = nil
     }
 
     /// Called by `ByteActivityHandler` for every read from the socket.
@@ -98,19 +110,35 @@ final class RequestTimeoutHandler: ChannelDuplexHandler {
 
     private func enter(_ phase: Phase, context: ChannelHandlerContext) {
         self.phase = phase
-        self.timer?.cancel()
-        let timeout: Duration
         switch phase {
-        case .idle: timeout = self.limits.keepAliveTimeout
-        case .receivingHead: timeout = self.limits.requestHeadTimeout
-        case .receivingBody: timeout = self.limits.requestBodyTimeout
-        case .processing:
-            self.timer = nil
-            return
+        case .idle: self.deadline = .now() + TimeAmount(self.limits.keepAliveTimeout)
+        case .receivingHead: self.deadline = .now() + TimeAmount(self.limits.requestHeadTimeout)
+        case .receivingBody: self.deadline = .now() + TimeAmount(self.limits.requestBodyTimeout)
+        case .processing: self.deadline = nil
         }
+        if let deadline = self.deadline, self.timerDeadline.map({ $0 > deadline }) ?? true {
+            self.arm(at: deadline, context: context)
+        }
+    }
+
+    private func arm(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        self.timer?.cancel()
+        self.timerDeadline = deadline
+        let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loopBoundContext = context.loopBound
-        self.timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-            loopBoundContext.value.close(promise: nil)
+        self.timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            loopBoundSelf.value.timerFired(context: loopBoundContext.value)
+        }
+    }
+
+    private func timerFired(context: ChannelHandlerContext) {
+        self.timer = nil
+        self.timerDeadline = nil
+        guard self.context != nil, let deadline = self.deadline else { return }  // removed, or processing
+        if deadline <= .now() {
+            context.close(promise: nil)
+        } else {
+            self.arm(at: deadline, context: context)
         }
     }
 }

@@ -13,6 +13,8 @@ import NIOHTTP1
 struct ResponseHeadBuilder: Sendable {
     let defaultHeaders: HTTPHeaders
 
+    private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+
     /// Whether a response with this status carries no body at all (RFC 9110 section 6.4.1).
     static func forbidsBody(_ status: HTTPResponseStatus) -> Bool {
         status.code < 200 || status.code == 204 || status.code == 304
@@ -24,15 +26,21 @@ struct ResponseHeadBuilder: Sendable {
         keepAlive: Bool,
         now: Int = Int(time(nil))
     ) -> HTTPResponseHead {
+        self.head(for: response, version: version, keepAlive: keepAlive, date: HTTPDate.format(epochSeconds: now))
+    }
+
+    /// - Parameter date: the `Date` value (callers cache it: it changes once a second).
+    func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String) -> HTTPResponseHead {
         var headers = response.headers
-        for name in ["content-length", "transfer-encoding", "connection", "keep-alive"] {
+        for name in Self.framingHeaders where headers.contains(name: name) {
             headers.remove(name: name)
         }
+        headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
         for (name, value) in self.defaultHeaders where !headers.contains(name: name) {
             headers.add(name: name, value: value)
         }
         if !headers.contains(name: "date") {
-            headers.add(name: "Date", value: HTTPDate.format(epochSeconds: now))
+            headers.add(name: "Date", value: date)
         }
         if !Self.forbidsBody(response.status) {
             headers.add(name: "Content-Length", value: String(response.body.count))

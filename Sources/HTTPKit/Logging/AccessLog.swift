@@ -12,8 +12,13 @@ struct AccessLog: Sendable {
 
     static let maxPathLength = 256
 
+    /// Whether lines at this level reach the log at all.
+    var isEnabled: Bool {
+        self.logger.logLevel <= self.level
+    }
+
     func record(method: HTTPMethod?, path: String?, status: HTTPResponseStatus, bytes: Int, since start: NIODeadline) {
-        guard self.logger.logLevel <= self.level else { return }
+        guard self.isEnabled else { return }
         let micros = (NIODeadline.now() - start).nanoseconds / 1000
         let duration = "\(micros / 1000).\(String(micros % 1000 / 100))ms"
         let methodText = method?.rawValue ?? "-"
