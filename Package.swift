@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "Store", "RHExClient"]
+            dependencies: ["HTTPKit", "Store", "RHExClient", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "hreaderd",

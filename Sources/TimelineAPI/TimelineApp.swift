@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import Logging
 import Store
 
 /// The product's HTTP side: the routes of DESIGN.md over the store. The executable builds one and hands
@@ -14,19 +15,58 @@ public final class TimelineApp: Sendable {
         public var version = "0.0.0"
         /// The largest body of `POST /patients/current` and other small JSON requests.
         public var smallBodyLimit = 4 * 1024
+        /// Lock the store after this many seconds without an authenticated request; 0 never does.
+        public var idleLockSeconds: Int64 = 30 * 60
+        public var loginThrottle = LoginThrottle.Settings()
         public init() {}
     }
 
     public let configuration: Configuration
     public let gate: StoreGate
+    /// Opens the store from a password at sign-in; nil when the app has no state directory (tests).
+    public let unlocker: Unlocker?
+    public let hosts = HostAllowList()
+    public let sessions: SessionStore
+    let throttle: LoginThrottle
+    let tokenUse = TokenUse()
     let cache = PayloadCache()
+    let logger: Logger
     /// The clock, replaceable in tests.
     let now: @Sendable () -> Int64
 
-    public init(configuration: Configuration, gate: StoreGate, now: @escaping @Sendable () -> Int64 = { Store.now() }) {
+    public init(configuration: Configuration, gate: StoreGate, unlocker: Unlocker? = nil, logger: Logger = Logger(label: "hreaderd"),
+                now: @escaping @Sendable () -> Int64 = { Store.now() }) {
         self.configuration = configuration
         self.gate = gate
+        self.unlocker = unlocker
+        self.logger = logger
         self.now = now
+        self.sessions = SessionStore(now: now())
+        self.throttle = LoginThrottle(settings: configuration.loginThrottle)
+    }
+
+    /// The access policy, to run in front of every route.
+    public func middleware() -> [any Middleware] { [AccessPolicy(app: self)] }
+
+    /// Drops the key from memory and ends every session.
+    public func lockNow(reason: String) {
+        guard !gate.isLocked else { return }
+        gate.lock()
+        sessions.endAll()
+        logger.notice("the store was locked (\(reason))")
+    }
+
+    /// Locks the store once no authenticated request came for `idleLockSeconds`. Runs until cancelled.
+    public func runIdleLock() async {
+        let limit = configuration.idleLockSeconds
+        guard limit > 0 else { return }
+        let interval = max(1, min(limit / 10, 30))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(interval))
+            if !gate.isLocked, now() - sessions.lastActivity >= limit {
+                lockNow(reason: "idle for \(limit) s")
+            }
+        }
     }
 
     /// Every route of the product.
@@ -36,6 +76,7 @@ public final class TimelineApp: Sendable {
         router.get("/healthz") { [self] _, _ in health() }
         TimelineRoutes(app: self).register(in: &router)
         PatientRoutes(app: self).register(in: &router)
+        SessionRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

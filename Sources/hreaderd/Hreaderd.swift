@@ -12,7 +12,7 @@ struct Hreaderd: AsyncParsableCommand {
         version: version,
         subcommands: [
             InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
-            ExportCommand.self, GenerateRecordsCommand.self,
+            ExportCommand.self, GenerateRecordsCommand.self, TokenCommand.self,
         ]
     )
 

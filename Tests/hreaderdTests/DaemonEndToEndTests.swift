@@ -13,8 +13,13 @@ struct DaemonEndToEndTests {
         try run(productsDirectory + "/hreaderd", arguments, environment: environment)
     }
 
+    /// curl with the API token of the test (set once the store exists).
+    final class Token: @unchecked Sendable { var value = "" }
+    let token = Token()
+
     func curl(_ arguments: String...) throws -> (status: Int, body: String) {
-        let result = try run(which("curl")!, ["-s", "-o", "-", "-w", "\n%{http_code}"] + arguments)
+        let auth = token.value.isEmpty ? [] : ["-H", "Authorization: Bearer \(token.value)"]
+        let result = try run(which("curl")!, ["-s", "-o", "-", "-w", "\n%{http_code}"] + auth + arguments)
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
@@ -29,6 +34,8 @@ struct DaemonEndToEndTests {
         try "e2e password\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
         #expect(try hreaderd("init").status == 0)
         #expect(try hreaderd("import-file", SharedSamples.path("hreader_hs_henry_smith.json")).status == 0)
+        token.value = try hreaderd("token", "create", "--name", "e2e").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.value.hasPrefix("hrd_"))
         let daemon = try Daemon(state: state, environment: environment)
         defer { #expect(daemon.stop() == 0) }
         let base = "http://127.0.0.1:\(daemon.port)"
@@ -68,6 +75,37 @@ struct DaemonEndToEndTests {
         #expect(export.status == 200)
         #expect((json(export.body)["entries"] as? [Any])?.count == 138)
         #expect(try curl("\(base)/timeline.json?page=fortnight").status == 400)
+    }
+
+    @Test("the password, a token and a record's description never appear in the daemon's log",
+          .enabled(if: SharedSamples.available, SharedSamples.skipReason))
+    func secretsStayOutOfTheLog() throws {
+        let password = "log-check password \(UUID().uuidString)"
+        try (password + "\n").write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        #expect(try hreaderd("init").status == 0)
+        #expect(try hreaderd("import-file", SharedSamples.path("hreader_hs_henry_smith.json")).status == 0)
+        let secretToken = try hreaderd("token", "create").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Started locked, with debug logging: the sign-in carries the password through the server.
+        let daemon = try Daemon(state: state, arguments: ["--locked"],
+                                environment: ["HREADERD_STATE_DIR": state, "TZ": "UTC", "HREADERD_LOG_LEVEL": "debug"])
+        let base = "http://127.0.0.1:\(daemon.port)"
+        #expect(try curl("\(base)/patients.json").status == 423)
+        #expect(try curl("--data-urlencode", "password=wrong \(password)", "\(base)/session").status == 401)
+        let signIn = try curl("-c", dir.file("cookies"), "--data-urlencode", "password=\(password)", "\(base)/session")
+        #expect(signIn.status == 200)
+        let cookie = String(decoding: fileBytes(dir.file("cookies")), as: UTF8.self)
+            .split(separator: "\n").last?.split(separator: "\t").last.map(String.init) ?? ""
+        #expect(!cookie.isEmpty)
+        let timeline = try curl("-H", "Authorization: Bearer \(secretToken)", "\(base)/timeline.json?page=all&end=2011-01-01&patient=")
+        #expect(timeline.status == 200)
+        #expect(timeline.body.contains("Prostate Specific Antigen Test"))
+        #expect(try curl("-H", "Authorization: Bearer \(secretToken)", "--data", "note=private+note+\(password.count)", "\(base)/timeline.json?key=levels").status == 201)
+        #expect(daemon.stop() == 0)
+        let log = daemon.output
+        #expect(log.contains("POST /session"), "the access log is there")
+        for secret in [password, secretToken, cookie, "Prostate Specific Antigen Test", "Henry Smith", "private note"] {
+            #expect(!log.contains(secret), "the log holds \(secret)")
+        }
     }
 
     @Test("SIGTERM stops the daemon cleanly, and it says where it listened")

@@ -32,8 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds that requests in flight may take to finish at shutdown.", valueName: "seconds"))
     var shutdownGrace: Int = 10
 
+    @Option(name: .long, help: ArgumentHelp("Lock the store after this many minutes without an authenticated request (0: never).", valueName: "minutes"))
+    var idleLock: Int = 30
+
     func validate() throws {
         guard shutdownGrace >= 0 && shutdownGrace <= 600 else { throw ValidationError("--shutdown-grace must be 0…600 seconds") }
+        guard idleLock >= 0 && idleLock <= 7 * 24 * 60 else { throw ValidationError("--idle-lock must be 0…10080 minutes") }
     }
 
     func run() async throws {
@@ -54,23 +58,29 @@ struct ServeCommand: AsyncParsableCommand {
         if appConfiguration.publicDirectory == nil {
             logger.warning("no web app directory found; serving the API only (pass --public-dir)")
         }
-        let app = TimelineApp(configuration: appConfiguration, gate: gate)
+        appConfiguration.idleLockSeconds = Int64(idleLock) * 60
+        let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory), logger: logger)
 
         var serverConfiguration = HTTPServer.Configuration()
         serverConfiguration.listeners = try listeners()
         serverConfiguration.eventLoopThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
         let router: Router
         do { router = try app.router() } catch { throw CLIError("the web app directory cannot be served: \(error)") }
-        let server = HTTPServer(configuration: serverConfiguration, router: router, middleware: [], logger: logger)
+        let server = HTTPServer(configuration: serverConfiguration, router: router, middleware: app.middleware(), logger: logger)
         let addresses: [SocketAddress]
         do { addresses = try await server.start() } catch { throw CLIError("cannot listen: \(error)") }
+        // The Host names requests may carry: loopback names and the names we were told to listen on, with
+        // the ports actually bound (port 0 becomes a real one).
+        app.hosts.allow(ports: addresses.compactMap(\.port), extraNames: listen.map(\.host))
         for address in addresses {
             logger.info("listening on \(Self.describe(address))")
         }
         logger.info(gate.isLocked ? "the store is locked: sign in at the web app" : "the store is unlocked")
+        let idleLockTask = Task { await app.runIdleLock() }
 
         let signal = await ShutdownSignal.wait()
         logger.info("stopping (signal \(signal)); finishing requests in flight")
+        idleLockTask.cancel()
         await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         gate.lock()
         logger.info("stopped")

@@ -32,7 +32,10 @@ final class ServedApp: Sendable {
     }
 
     /// Runs `body` against a served store holding `records`, then stops the server.
+    /// With `policy`, the access policy runs in front of the routes (sign-in, tokens, Host and Origin
+    /// checks); `locked` starts without the store open.
     static func with(records: [PatientRecord] = [], now: Int64 = 1_293_926_399, limits: PostLimits = PostLimits(),
+                     policy: Bool = false, locked: Bool = false, idleLockSeconds: Int64 = 0,
                      _ body: (ServedApp) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-api")
         let state = StateDirectory(path: dir.file("state"))
@@ -43,23 +46,30 @@ final class ServedApp: Sendable {
         var configuration = TimelineApp.Configuration()
         configuration.calendar = utc
         configuration.postLimits = limits
-        let app = TimelineApp(configuration: configuration, gate: StoreGate(store: store), now: { clock.now() })
+        configuration.idleLockSeconds = idleLockSeconds
+        if locked { store.close() }
+        let gate = StoreGate(store: locked ? nil : store)
+        let app = TimelineApp(configuration: configuration, gate: gate, unlocker: Unlocker(directory: state), now: { clock.now() })
         var serverConfiguration = HTTPServer.Configuration()
         serverConfiguration.listeners = [.tcp(host: "127.0.0.1", port: 0)]
         serverConfiguration.eventLoopThreads = 1
         serverConfiguration.accessLogLevel = .debug
-        let server = HTTPServer(configuration: serverConfiguration, router: try app.router(), logger: Logger(label: "test"))
+        let server = HTTPServer(configuration: serverConfiguration, router: try app.router(),
+                                middleware: policy ? app.middleware() : [], logger: Logger(label: "test"))
         let addresses = try await server.start()
+        app.hosts.allow(ports: addresses.compactMap(\.port))
         let served = ServedApp(dir: dir, store: store, app: app, server: server, port: addresses[0].port ?? 0, clock: clock)
         do {
             try await body(served)
         } catch {
             await server.shutdown(gracePeriod: .seconds(1))
             store.close()
+            gate.lock()
             throw error
         }
         await server.shutdown(gracePeriod: .seconds(1))
         store.close()
+        gate.lock()
     }
 
     func setNow(_ value: Int64) { clock.set(value) }

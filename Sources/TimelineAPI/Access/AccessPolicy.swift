@@ -1,0 +1,79 @@
+import HTTPKit
+import Store
+
+/// Who may see the record (DESIGN.md, "Security model"), as one middleware in front of every route:
+///
+/// 1. the Host header must be an allowed local name (`403 bad_host`, against DNS rebinding);
+/// 2. a state-changing request whose Origin is not the daemon's own is refused (`403 bad_origin`);
+/// 3. public routes (`/healthz`, `/session`, the web app's files) pass;
+/// 4. while the store is locked, everything else is `423 locked` (a token cannot be checked then);
+/// 5. everything else needs a session cookie or an API token (`401 unauthenticated`).
+struct AccessPolicy: Middleware {
+    let app: TimelineApp
+
+    static let stateChanging: [HTTPMethod] = [.POST, .PUT, .PATCH, .DELETE]
+
+    func handle(_ request: Request, context: RequestContext, next: NextHandler) async throws -> Response {
+        guard let host = request.headers.first(name: "Host"), app.hosts.allows(host: host) else {
+            throw HTTPError(.forbidden, code: "bad_host", message: "This server answers only to its local names (localhost, 127.0.0.1).")
+        }
+        if Self.stateChanging.contains(request.method) {
+            if let origin = request.headers.first(name: "Origin"), !app.hosts.allows(origin: origin) {
+                throw HTTPError(.forbidden, code: "bad_origin", message: "Requests that change data must come from this server's own pages.")
+            }
+            if let site = request.headers.first(name: "Sec-Fetch-Site"), site == "cross-site" {
+                throw HTTPError(.forbidden, code: "bad_origin", message: "Requests that change data must come from this server's own pages.")
+            }
+        }
+        var context = context
+        if Self.isPublic(request) {
+            context.values[SessionIDKey.self] = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init))
+            return try await next(request, context)
+        }
+        let store = try app.store()
+        let now = app.now()
+        if let session = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init)),
+           app.sessions.validate(session, now: now) {
+            context.values[SessionIDKey.self] = session
+            return try await next(request, context)
+        }
+        if let token = Self.bearerToken(request) {
+            let verified: String?
+            do { verified = try await store.verifyToken(token) } catch { throw APIError.store(error) }
+            if let tokenID = verified {
+                app.sessions.noteActivity(now: now)
+                if app.tokenUse.shouldRecord(tokenID, now: now) {
+                    // Best effort, off the request's path: a failed note of use must not fail the request.
+                    Task { try? await store.touchToken(id: tokenID, at: now) }
+                }
+                return try await next(request, context)
+            }
+        }
+        throw HTTPError(.unauthorized, code: "unauthenticated",
+                        message: "Sign in, or send an API token as Authorization: Bearer.",
+                        headers: ["WWW-Authenticate": #"Bearer realm="hreaderd""#])
+    }
+
+    /// Routes that answer without credentials: health, sign-in, and the web app's own files.
+    static func isPublic(_ request: Request) -> Bool {
+        let segments = request.pathSegments
+        if segments == [""] || segments == ["healthz"] || segments == ["session"] { return true }
+        if request.method == .GET || request.method == .HEAD {
+            // The web app's files; /timeline/entries/{id} is a posted entry, which is patient data.
+            return segments.count >= 2 && segments[0] == "timeline" && segments[1] != "entries"
+        }
+        return false
+    }
+
+    static func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers.first(name: "Authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The session of the request, when it came with a valid cookie (for `DELETE /session`).
+enum SessionIDKey: ContextKey {
+    typealias Value = String?
+}
