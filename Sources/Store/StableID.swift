@@ -5,6 +5,7 @@ import CLibCrypto
 public enum StableID {
     public static func make(_ prefix: String, _ parts: [String]) -> String {
         var input: [UInt8] = []
+        input.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count + 1 })
         for part in parts {
             input.append(contentsOf: part.utf8)
             input.append(0x1f) // unit separator: ["ab", "c"] and ["a", "bc"] differ
@@ -15,9 +16,13 @@ public enum StableID {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil)
+        _ = EVP_Digest(bytes, bytes.count, &digest, &length, sha256Algorithm, nil)
         return digest
     }
+
+    /// Fetched once: `EVP_sha256()` makes OpenSSL 3 look the provider up (under a lock) on every digest.
+    /// An `EVP_MD` is immutable and thread-safe once fetched.
+    nonisolated(unsafe) private static let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
 
     static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
