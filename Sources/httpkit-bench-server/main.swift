@@ -1,6 +1,6 @@
 // A tiny HTTPKit server for the wrk benchmark (bench/http/run.sh) and for trying HTTPKit by
-// hand: `GET /hello` answers a fixed text, `POST /echo` returns its body, `/static/` serves a
-// directory.
+// hand: `GET /hello` answers a fixed text (`/hello-inline` too, started on the event loop),
+// `POST /echo` returns its body, `/static/` serves a directory.
 //
 //   httpkit-bench-server [--host 127.0.0.1] [--port 8081] [--static DIR] [--threads N]
 //                        [--unix PATH] [--verbose]
@@ -52,6 +52,11 @@ LoggingSystem.bootstrap { label in
 
 var router = Router()
 router.get("/hello") { _, _ in
+    .text("Hello, world!\n")
+}
+// The same answer, started on the event loop (Router.on(_:_:startsOnEventLoop:)): measures
+// what handing each request to the concurrency pool and back costs.
+router.get("/hello-inline", startsOnEventLoop: true) { _, _ in
     .text("Hello, world!\n")
 }
 router.post("/echo", bodyLimit: 64 * 1024) { request, _ in

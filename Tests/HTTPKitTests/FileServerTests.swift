@@ -31,6 +31,7 @@ struct FileServerTests {
         try directory.file("root/big.bin", bytes: bigFile)
         try directory.file("outside/secret.txt", secret)
         try directory.symlink("root/link-inside.js", to: directory.path + "/root/app.js")
+        try directory.symlink("root/alias", to: "sub")
         try directory.symlink("root/link-out", to: directory.path + "/outside/secret.txt")
         try directory.symlink("root/link-dir-out", to: directory.path + "/outside")
         _ = mkfifo(directory.path + "/root/pipe", 0o600)
@@ -85,6 +86,7 @@ struct FileServerTests {
             #expect(top.header("Location") == "/files/")
             #expect(try await self.get(server, "/files/empty/").status == 404)
             #expect(try await self.get(server, "/files/app.js/").status == 404)
+            #expect(try await self.get(server, "/files/app.js/x").status == 404)
         }
     }
 
@@ -149,12 +151,14 @@ struct FileServerTests {
         }
     }
 
-    @Test("a symlink that stays inside the root is followed")
+    @Test("symlinks that stay inside the root are followed, to files and directories")
     func symlinkInside() async throws {
         try await self.withFileServer { server, _ in
-            let response = try await self.get(server, "/files/link-inside.js")
-            #expect(response.status == 200)
-            #expect(response.bodyText == "console.log(1)")
+            let file = try await self.get(server, "/files/link-inside.js")
+            #expect(file.status == 200)
+            #expect(file.bodyText == "console.log(1)")
+            #expect(try await self.get(server, "/files/alias/page.txt").bodyText == "page")
+            #expect(try await self.get(server, "/files/alias/").bodyText == "<h1>sub</h1>")
         }
     }
 

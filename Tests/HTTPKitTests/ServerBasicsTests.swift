@@ -1,5 +1,6 @@
 import HTTPKit
 import NIOConcurrencyHelpers
+import NIOPosix
 import Testing
 
 @Suite("Requests and responses over real sockets")
@@ -143,6 +144,41 @@ struct ServerBasicsTests {
         try await withServer(router: router) { server in
             let response = try await server.roundTrip(http("GET /peer HTTP/1.1", "Host: x"))
             #expect(response.bodyText == "127.0.0.1 unix=false")
+        }
+    }
+
+    @Test("handlers run off the event loop; a route that asks starts on it and leaves it at its first await")
+    func handlerPlacement() async throws {
+        var router = Router()
+        router.get("/pool") { _, _ in
+            .text("on loop: \(MultiThreadedEventLoopGroup.currentEventLoop != nil)")
+        }
+        router.get("/inline", startsOnEventLoop: true) { _, _ in
+            let before = MultiThreadedEventLoopGroup.currentEventLoop != nil
+            try await Task.sleep(for: .milliseconds(1))
+            let after = MultiThreadedEventLoopGroup.currentEventLoop != nil
+            return .text("before: \(before), after: \(after)")
+        }
+        try await withServer(router: router) { server in
+            let pool = try await server.roundTrip(http("GET /pool HTTP/1.1", "Host: x"))
+            #expect(pool.bodyText == "on loop: false")
+            let inline = try await server.roundTrip(http("GET /inline HTTP/1.1", "Host: x"))
+            #expect(inline.bodyText == "before: true, after: false")
+        }
+    }
+
+    @Test("a route that starts on the event loop still answers pipelined requests in order")
+    func inlinePipelining() async throws {
+        var router = Router()
+        router.get("/inline/{n}", startsOnEventLoop: true) { _, context in .text(context.parameters["n"] ?? "-") }
+        router.get("/pool/{n}") { _, context in .text(context.parameters["n"] ?? "-") }
+        try await withServer(router: router) { server in
+            let client = try await server.connect()
+            let requests = (0..<20).map { http("GET /\($0 % 2 == 0 ? "inline" : "pool")/\($0) HTTP/1.1", "Host: x") }
+            try await client.send(requests.joined())
+            let responses = try await client.responses(20)
+            #expect(responses.map(\.bodyText) == (0..<20).map(String.init))
+            await client.close()
         }
     }
 

@@ -2,9 +2,10 @@
 # HTTPKit against nginx, with wrk, on loopback, in one run.
 #
 # Measures requests per second and latency for
-#   1. a trivial route of HTTPKit (GET /hello, 14 bytes),
-#   2. a 30 KB static file served by HTTPKit's FileServer,
-#   3. the same file served by nginx (Debian's nginx-light),
+#   1. a trivial route of HTTPKit (GET /hello, 14 bytes), its handler on the concurrency pool,
+#   2. the same route started on the event loop (startsOnEventLoop: no thread hand-off),
+#   3. a 30 KB static file served by HTTPKit's FileServer,
+#   4. the same file served by nginx (Debian's nginx-light),
 # and prints the HTTPKit/nginx ratio for the file.
 #
 # Usage: bench/http/run.sh [--duration 10s] [--connections 50] [--threads 2]
@@ -126,6 +127,7 @@ echo
 echo "wrk: $threads threads, $connections connections, $duration per run, keep-alive, loopback; $(nproc) cores"
 printf '%-24s %12s %10s %10s %10s  %s\n' "target" "req/s" "lat avg" "lat p50" "lat p99" "errors"
 run "httpkit /hello" "http://127.0.0.1:$httpkit_port/hello"
+run "httpkit /hello-inline" "http://127.0.0.1:$httpkit_port/hello-inline"
 run "httpkit 30KB file" "http://127.0.0.1:$httpkit_port/static/file30k.txt"
 run "nginx 30KB file" "http://127.0.0.1:$nginx_port/file30k.txt"
 echo

@@ -181,12 +181,15 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let loopBoundSelf = NIOLoopBound(self, eventLoop: eventLoop)
         let loopBoundContext = context.loopBound
         self.state = .responding(receiving.exchange, nil)
-        let task = Task {
+        let work: @Sendable () async -> Void = {
             let response = await responder.respond(to: request, context: requestContext, resolution: resolution)
+            // Always through the loop's queue, even from the loop: a synchronous write here
+            // could re-enter this handler with the next pipelined request.
             gate.execute(on: eventLoop) {
                 loopBoundSelf.value.deliver(response, context: loopBoundContext.value)
             }
         }
+        let task = resolution.startsOnEventLoop ? Task.immediate(operation: work) : Task(operation: work)
         self.state = .responding(receiving.exchange, task)
     }
 
@@ -209,17 +212,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let keepAlive = exchange.keepAlive && !endsConnection
         let sendsBody = exchange.method != .HEAD && !ResponseHeadBuilder.forbidsBody(response.status)
 
-        // The file region gets its own descriptor (closed after the write); the `OpenFile`
-        // keeps the original until the last copy of the response is gone.
+        // The file region borrows the `OpenFile`'s descriptor for the write and hands it back
+        // afterwards (`takeDescriptorOwnership`); the `OpenFile`, kept alive until then, closes
+        // it when the last copy of the response is gone. sendfile(2) reads at explicit
+        // offsets, so one descriptor can serve several writes at once.
         var fileHandle: NIOFileHandle?
         if sendsBody, case .file(let file) = response.body, file.size > 0 {
-            let copy = dup(file.descriptor)
-            if copy >= 0 {
-                fileHandle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
-            } else {
-                self.settings.logger.error("cannot duplicate a file descriptor", metadata: ["errno": "\(errno)"])
-                response = HTTPError.internalServerError.response
-            }
+            fileHandle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: file.descriptor)
         }
 
         let now = Int(time(nil))
@@ -264,7 +263,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let bodyBytes = bytes
         let handle = fileHandle
         written.futureResult.whenComplete { _ in
-            try? handle?.close()
+            _ = try? handle?.takeDescriptorOwnership()
             withExtendedLifetime(sent) {}
             accessLog.record(
                 method: exchange.method, path: exchange.path, status: sent.status, bytes: bodyBytes, since: exchange.start)

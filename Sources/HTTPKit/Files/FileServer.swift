@@ -46,28 +46,24 @@ public struct FileServer: Sendable {
         let segments = context.parameters.catchAll ?? []
         let wantsDirectory = segments.last.map(\.isEmpty) ?? true
         let names = wantsDirectory && !segments.isEmpty ? segments.dropLast() : segments[...]
-        guard let real = self.contained.resolve(names) else { throw HTTPError.notFound }
-
-        var info = stat()
-        guard stat(real, &info) == 0 else { throw HTTPError.notFound }
-        let path: String
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            // A directory's relative links only work from a URL that ends in "/".
-            guard wantsDirectory, request.path.hasSuffix("/") else {
-                return Response.redirect(to: request.path + "/", status: .movedPermanently)
-            }
-            guard let index = self.contained.contained(real + "/" + self.configuration.indexFile) else {
-                throw HTTPError.notFound
-            }
-            path = index
-        } else {
-            guard !wantsDirectory else { throw HTTPError.notFound }
-            path = real
-        }
-
         let file: OpenFile
         do {
-            file = try OpenFile(path: path)
+            switch try self.contained.open(names) {
+            case .file(let opened):
+                guard !wantsDirectory else { throw HTTPError.notFound }
+                file = opened
+            case .directory:
+                // A directory's relative links only work from a URL that ends in "/".
+                guard wantsDirectory, request.path.hasSuffix("/") else {
+                    return Response.redirect(to: request.path + "/", status: .movedPermanently)
+                }
+                guard case .file(let index) = try self.contained.open(Array(names) + [self.configuration.indexFile]) else {
+                    throw HTTPError.notFound
+                }
+                file = index
+            }
+        } catch let error as HTTPError {
+            throw error
         } catch {
             throw HTTPError.notFound
         }
@@ -80,7 +76,8 @@ public struct FileServer: Sendable {
         {
             return Response(status: .notModified, headers: headers)
         }
-        headers.add(name: "Content-Type", value: MediaTypes.type(forFileName: path, in: self.configuration.mediaTypes))
+        let name = wantsDirectory ? self.configuration.indexFile : names.last ?? ""
+        headers.add(name: "Content-Type", value: MediaTypes.type(forFileName: name, in: self.configuration.mediaTypes))
         return Response(status: .ok, headers: headers, body: .file(file))
     }
 }

@@ -28,8 +28,56 @@ public final class OpenFile: Sendable {
 
     /// Opens `path` read-only. The last component is not followed when it is a symlink, and a
     /// FIFO or device never blocks or streams: only regular files are accepted.
-    public init(path: String) throws(OpenError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    public convenience init(path: String) throws(OpenError) {
+        let (fd, info) = try Self.openDescriptor(path, followingLastSymlink: false)
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .notARegularFile
+        }
+        self.init(descriptor: fd, info: info)
+    }
+
+    /// What a path names, for the file server: a regular file (open), or a directory (closed
+    /// again). Anything else is `notARegularFile`.
+    enum Entry {
+        case file(OpenFile)
+        case directory
+    }
+
+    /// Opens `path` and tells a file from a directory with one `open` and one `fstat`.
+    static func open(_ path: String, followingLastSymlink: Bool) throws(OpenError) -> Entry {
+        let (fd, info) = try openDescriptor(path, followingLastSymlink: followingLastSymlink)
+        return try entry(adopting: fd, info: info)
+    }
+
+    /// Classifies an open descriptor, which is then owned by the result (or closed).
+    static func entry(adopting fd: CInt) throws(OpenError) -> Entry {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .failed(errno: code)
+        }
+        return try entry(adopting: fd, info: info)
+    }
+
+    private static func entry(adopting fd: CInt, info: stat) throws(OpenError) -> Entry {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return .file(OpenFile(descriptor: fd, info: info))
+        case S_IFDIR:
+            close(fd)
+            return .directory
+        default:
+            close(fd)
+            throw .notARegularFile
+        }
+    }
+
+    private static func openDescriptor(_ path: String, followingLastSymlink: Bool) throws(OpenError) -> (CInt, stat) {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLastSymlink ? 0 : O_NOFOLLOW)
+        let fd = systemOpen(path, flags)
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .notFound
@@ -44,11 +92,11 @@ public final class OpenFile: Sendable {
             close(fd)
             throw .failed(errno: code)
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw .notARegularFile
-        }
-        self.descriptor = fd
+        return (fd, info)
+    }
+
+    private init(descriptor: CInt, info: stat) {
+        self.descriptor = descriptor
         self.size = Int(info.st_size)
         #if canImport(Darwin)
         self.modificationSeconds = Int(info.st_mtimespec.tv_sec)
@@ -70,4 +118,9 @@ public final class OpenFile: Sendable {
         return "\"" + String(self.inode, radix: 16) + "-" + String(self.size, radix: 16) + "-"
             + String(UInt64(bitPattern: Int64(time)), radix: 16) + "\""
     }
+}
+
+/// `open(2)`, under a name that the type's own `open` does not shadow.
+private func systemOpen(_ path: String, _ flags: CInt) -> CInt {
+    open(path, flags)
 }

@@ -1,5 +1,6 @@
-/// A handler: what runs for a request that matched a route. It runs off the event loop, so it
-/// may await slow work; it must not block a thread for long (use a thread pool for that).
+/// A handler: what runs for a request that matched a route. It runs on the Swift concurrency
+/// pool, off the event loop, so it may await slow work; it must not block a thread for long
+/// (use a thread pool or a queue for that).
 public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
 
 /// One registered endpoint: a method, a pattern, its body limit and its handler.
@@ -8,6 +9,8 @@ struct Route: Sendable {
     let pattern: RoutePattern
     /// The largest request body this route accepts; `nil` uses the server's default.
     let bodyLimit: Int?
+    /// Whether the middleware chain and handler start on the event loop (see `Router.on`).
+    let startsOnEventLoop: Bool
     let handler: Handler
 }
 
@@ -20,5 +23,9 @@ enum RouteResolution: Sendable {
 
     var bodyLimit: Int? {
         if case .matched(let route, _) = self { route.bodyLimit } else { nil }
+    }
+
+    var startsOnEventLoop: Bool {
+        if case .matched(let route, _) = self { route.startsOnEventLoop } else { false }
     }
 }
