@@ -1,4 +1,5 @@
 import HTTPKit
+import NIOConcurrencyHelpers
 import Testing
 
 /// Every limit at its edge: at the limit passes, one over fails with the right answer or a close.
@@ -206,6 +207,39 @@ struct LimitTests {
             try await client.send(http("POST /upload HTTP/1.1", "Host: x", "Content-Length: 10") + "abc")
             #expect(await client.waitUntilClosed())
             #expect(client.pendingBytes.isEmpty)
+        }
+    }
+
+    @Test("a client that pipelines large answers and reads none holds the server back, then is closed")
+    func unreadAnswers() async throws {
+        let calls = NIOLockedValueBox(0)
+        let big = ByteBuffer(repeating: UInt8(ascii: "a"), count: 4 << 20)
+        var router = Router()
+        router.get("/big") { _, _ in
+            calls.withLockedValue { $0 += 1 }
+            return Response(status: .ok, body: .bytes(big))
+        }
+        let configuration = testConfiguration {
+            $0.limits.responseWriteTimeout = .milliseconds(300)
+            $0.limits.keepAliveTimeout = .seconds(60)
+        }
+        try await withServer(configuration, router: router) { server in
+            // A reader gets every answer.
+            let reader = try await server.connect()
+            try await reader.send(String(repeating: http("GET /big HTTP/1.1", "Host: x"), count: 3))
+            let answers = try await reader.responses(3)
+            #expect(answers.map(\.body.count) == [4 << 20, 4 << 20, 4 << 20])
+            await reader.close()
+            #expect(await server.waitForNoConnections())
+
+            // One that never reads: the server stops answering once the socket buffers are
+            // full, and closes the connection after the write timeout.
+            calls.withLockedValue { $0 = 0 }
+            let stalled = try await RawClient.connect(to: server.address, reading: false)
+            try await stalled.send(String(repeating: http("GET /big HTTP/1.1", "Host: x"), count: 100))
+            #expect(await server.waitForNoConnections())
+            #expect(calls.withLockedValue { $0 } < 100)
+            await stalled.close()
         }
     }
 

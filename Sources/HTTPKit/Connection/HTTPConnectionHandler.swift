@@ -14,8 +14,10 @@ import NIOHTTP1
 /// off the event loop, and writes the `Response` back on the loop.
 ///
 /// One request at a time: `HTTPServerPipelineHandler`, in front, stops reading and holds
-/// pipelined requests back until the previous response is written, so answers go out in order
-/// and a slow client cannot make the server buffer without bound.
+/// pipelined requests back until the previous response is written, so answers go out in order.
+/// And a request is not started while the client leaves earlier answers unread (the channel is
+/// not writable), so that pipelining large answers cannot pile them up in memory; after
+/// `responseWriteTimeout` of that, the connection is closed.
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -41,6 +43,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private enum State {
         case idle
         case receiving(Receiving)
+        /// Complete, but held until the client reads what was already sent.
+        case waitingToStart(Receiving)
         case responding(Exchange, Task<Void, Never>?)
         /// An answer that ends the connection has been written; everything else is dropped.
         case closing
@@ -48,6 +52,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private let settings: ConnectionSettings
     private var state = State.idle
+    private var writeTimer: Scheduled<Void>?
     private var requestsSeen = 0
     /// The `Date` header value, formatted once per second rather than once per response.
     private var date = (second: 0, text: "")
@@ -80,7 +85,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             exchange = Exchange(method: nil, version: .http1_1, path: nil, keepAlive: false, start: .now())
         case .receiving(let receiving):
             exchange = receiving.exchange
-        case .responding, .closing:
+        case .waitingToStart, .responding, .closing:
             context.close(promise: nil)
             return
         }
@@ -93,8 +98,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             // Nobody will read the answer: let a cooperative handler stop early.
             task?.cancel()
         }
+        self.writeTimer?.cancel()
+        self.writeTimer = nil
         self.state = .closing
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, case .waitingToStart(let receiving) = self.state {
+            self.writeTimer?.cancel()
+            self.writeTimer = nil
+            self.start(receiving, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private static let malformed = HTTPError.badRequest("The request is not valid HTTP/1.1.", code: "bad_request")
@@ -159,6 +175,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private func receiveEnd(context: ChannelHandlerContext) {
         guard case .receiving(let receiving) = self.state else { return }
+        guard context.channel.isWritable else {
+            self.state = .waitingToStart(receiving)
+            let channel = context.channel
+            self.writeTimer = context.eventLoop.scheduleTask(in: TimeAmount(self.settings.limits.responseWriteTimeout)) {
+                channel.close(promise: nil)
+            }
+            return
+        }
+        self.start(receiving, context: context)
+    }
+
+    /// Runs the application for a complete request.
+    private func start(_ receiving: Receiving, context: ChannelHandlerContext) {
         let request = Request(
             method: receiving.head.method,
             path: receiving.target.path,

@@ -39,6 +39,9 @@ extension HTTPServer {
         public var requestBodyTimeout: Duration = .seconds(30)
         /// How long an idle keep-alive connection waits for the next request's first byte.
         public var keepAliveTimeout: Duration = .seconds(15)
+        /// How long a complete request waits for the client to read earlier answers (pipelined
+        /// requests for large bodies, never read). Then the connection is closed.
+        public var responseWriteTimeout: Duration = .seconds(30)
         /// Open connections at once, over all listeners. One more is answered `503` and closed.
         public var maxConnections = 512
         /// Requests served on one connection; the last response says `Connection: close`.

@@ -161,6 +161,7 @@ public final class HTTPServer: Sendable {
             (limits.requestHeadTimeout > .zero, "requestHeadTimeout must be positive"),
             (limits.requestBodyTimeout > .zero, "requestBodyTimeout must be positive"),
             (limits.keepAliveTimeout > .zero, "keepAliveTimeout must be positive"),
+            (limits.responseWriteTimeout > .zero, "responseWriteTimeout must be positive"),
             (limits.lingeringCloseTimeout >= .zero, "lingeringCloseTimeout must not be negative"),
         ]
         if let failed = checks.first(where: { !$0.0 }) {

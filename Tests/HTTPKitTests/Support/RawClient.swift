@@ -64,9 +64,12 @@ final class RawClient: Sendable {
         self.inbox = inbox
     }
 
-    static func connect(to address: SocketAddress) async throws -> RawClient {
+    /// - Parameter reading: `false` leaves what the server sends in the socket, unread, as a
+    ///   client that stopped reading would.
+    static func connect(to address: SocketAddress, reading: Bool = true) async throws -> RawClient {
         let inbox = Inbox()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: reading)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox))
