@@ -151,6 +151,40 @@ struct FileServerTests {
         }
     }
 
+    @Test("a large file that shrinks while it is sent ends the connection instead of hanging it")
+    func shrinkingFile() async throws {
+        try await self.withFileServer { server, directory in
+            let path = directory.path + "/root/huge.bin"
+            try directory.file("root/huge.bin", bytes: [])
+            #expect(truncate(path, 64 << 20) == 0)  // sparse: 64 MB of zeros, at once
+            let client = try await RawClient.connect(to: server.address, reading: false)
+            try await client.send(http("GET /files/huge.bin HTTP/1.1", "Host: x"))
+            try await Task.sleep(for: .milliseconds(200))  // the socket buffers fill up
+            #expect(truncate(path, 1000) == 0)
+            try await client.startReading()
+            #expect(await client.waitUntilClosed())
+            #expect(client.pendingBytes.count < 64 << 20)
+        }
+    }
+
+    @Test("a client that stops reading a large file is closed after the write timeout")
+    func stalledDownload() async throws {
+        let directory = try Self.fixture()
+        defer { directory.remove() }
+        let path = directory.path + "/root/huge.bin"
+        try directory.file("root/huge.bin", bytes: [])
+        #expect(truncate(path, 64 << 20) == 0)
+        var router = Router()
+        router.mount("/files/", files: try FileServer(root: directory.path + "/root"))
+        let configuration = testConfiguration { $0.limits.responseWriteTimeout = .milliseconds(300) }
+        try await withServer(configuration, router: router) { server in
+            let client = try await RawClient.connect(to: server.address, reading: false)
+            try await client.send(http("GET /files/huge.bin HTTP/1.1", "Host: x"))
+            #expect(await server.waitForNoConnections())
+            await client.close()
+        }
+    }
+
     @Test("symlinks that stay inside the root are followed, to files and directories")
     func symlinkInside() async throws {
         try await self.withFileServer { server, _ in

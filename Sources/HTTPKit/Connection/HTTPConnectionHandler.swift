@@ -11,7 +11,8 @@ import NIOHTTP1
 
 /// The heart of a connection: collects each request's parts into a `Request` (enforcing the
 /// route's body limit as the bytes arrive), runs the application on the Swift concurrency pool,
-/// off the event loop, and writes the `Response` back on the loop.
+/// off the event loop (unless the route asked to start on it), and writes the `Response` back
+/// on the loop.
 ///
 /// One request at a time: `HTTPServerPipelineHandler`, in front, stops reading and holds
 /// pipelined requests back until the previous response is written, so answers go out in order.
@@ -165,10 +166,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             self.write(HTTPError.payloadTooLarge.response, exchange: receiving.exchange, endsConnection: true, context: context)
             return
         }
-        if receiving.body == nil {
-            receiving.body = buffer
+        if var body = receiving.body {
+            receiving.body = nil  // keep `body` the only reference, so that appending does not copy
+            body.writeImmutableBuffer(buffer)
+            receiving.body = body
         } else {
-            receiving.body!.writeImmutableBuffer(buffer)
+            receiving.body = buffer
         }
         self.state = .receiving(receiving)
     }
@@ -241,61 +244,58 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let keepAlive = exchange.keepAlive && !endsConnection
         let sendsBody = exchange.method != .HEAD && !ResponseHeadBuilder.forbidsBody(response.status)
 
-        // The file region borrows the `OpenFile`'s descriptor for the write and hands it back
-        // afterwards (`takeDescriptorOwnership`); the `OpenFile`, kept alive until then, closes
-        // it when the last copy of the response is gone. sendfile(2) reads at explicit
-        // offsets, so one descriptor can serve several writes at once.
-        var fileHandle: NIOFileHandle?
-        if sendsBody, case .file(let file) = response.body, file.size > 0 {
-            fileHandle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: file.descriptor)
-        }
-
         let now = Int(time(nil))
         if now != self.date.second {
             self.date = (now, HTTPDate.format(epochSeconds: now))
         }
         let head = self.settings.headBuilder.head(for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text)
+        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+        guard sendsBody else {
+            self.finish(exchange, status: response.status, bytes: 0, keepAlive: keepAlive, context: context)
+            return
+        }
+        switch response.body {
+        case .empty:
+            self.finish(exchange, status: response.status, bytes: 0, keepAlive: keepAlive, context: context)
+        case .bytes(let buffer):
+            if buffer.readableBytes > 0 {
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            }
+            self.finish(exchange, status: response.status, bytes: buffer.readableBytes, keepAlive: keepAlive, context: context)
+        case .file(let file):
+            // Several turns of the event loop: the request stays `responding` until `.end`.
+            context.flush()
+            let status = response.status
+            let writer = FileBodyWriter(
+                file: file,
+                context: context,
+                gate: self.settings.loopGate,
+                writeTimeout: self.settings.limits.responseWriteTimeout
+            ) { complete in
+                guard complete else { return }  // the connection is being closed
+                self.finish(exchange, status: status, bytes: file.size, keepAlive: keepAlive, context: context)
+            }
+            writer.start()
+        }
+    }
+
+    /// Ends the response, logs it, and closes the connection unless it is kept alive.
+    private func finish(_ exchange: Exchange, status: HTTPResponseStatus, bytes: Int, keepAlive: Bool, context: ChannelHandlerContext) {
         // Change state before writing `.end`: that write lets HTTPServerPipelineHandler hand us
         // the next pipelined request at once.
         self.state = keepAlive ? .idle : .closing
-        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
-        var bytes = 0
-        if sendsBody {
-            switch response.body {
-            case .empty:
-                ()
-            case .bytes(let buffer):
-                bytes = buffer.readableBytes
-                if bytes > 0 {
-                    context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-                }
-            case .file(let file):
-                if let fileHandle {
-                    bytes = file.size
-                    let region = FileRegion(fileHandle: fileHandle, readerIndex: 0, endIndex: file.size)
-                    context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
-                }
-            }
-        }
         let accessLog = self.settings.accessLog
-        guard fileHandle != nil || !keepAlive || accessLog.isEnabled else {
+        guard !keepAlive || accessLog.isEnabled else {
             // Nothing to do once written: spare the promise and its callback.
             context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: written)
-
         let lingeringTimeout = self.settings.limits.lingeringCloseTimeout
         let channel = context.channel
-        let sent = response
-        let bodyBytes = bytes
-        let handle = fileHandle
         written.futureResult.whenComplete { _ in
-            _ = try? handle?.takeDescriptorOwnership()
-            withExtendedLifetime(sent) {}
-            accessLog.record(
-                method: exchange.method, path: exchange.path, status: sent.status, bytes: bodyBytes, since: exchange.start)
+            accessLog.record(method: exchange.method, path: exchange.path, status: status, bytes: bytes, since: exchange.start)
             if !keepAlive {
                 LingeringClose.close(channel, within: lingeringTimeout)
             }

@@ -23,6 +23,9 @@ public struct FileServer: Sendable {
         public var mediaTypes = MediaTypes.standard
         /// Whether names that start with a dot (`.git`, `.env`) are served.
         public var servesHiddenFiles = false
+        /// Files up to this size are read here, in the handler, and sent with their head in one
+        /// write; larger ones are streamed in chunks. A web app's files are small.
+        public var maxInlineFileSize = 256 * 1024
 
         public init() {}
     }
@@ -78,6 +81,13 @@ public struct FileServer: Sendable {
         }
         let name = wantsDirectory ? self.configuration.indexFile : names.last ?? ""
         headers.add(name: "Content-Type", value: MediaTypes.type(forFileName: name, in: self.configuration.mediaTypes))
+        if request.method != .HEAD, file.size <= self.configuration.maxInlineFileSize {
+            // A short read means the file shrank since fstat: its validators are stale too.
+            guard let bytes = file.read(offset: 0, count: file.size), bytes.readableBytes == file.size else {
+                throw HTTPError(.serviceUnavailable, code: "file_changed", message: "The file changed while it was read; try again.")
+            }
+            return Response(status: .ok, headers: headers, body: .bytes(bytes))
+        }
         return Response(status: .ok, headers: headers, body: .file(file))
     }
 }

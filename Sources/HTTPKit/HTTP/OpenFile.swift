@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NIOCore
 
 /// A regular file opened for reading, with the `fstat` facts taken from the open descriptor
 /// (so that `ETag`, `Last-Modified` and `Content-Length` describe exactly the bytes sent).
@@ -110,6 +111,25 @@ public final class OpenFile: Sendable {
 
     deinit {
         close(self.descriptor)
+    }
+
+    /// Up to `count` bytes from `offset`: a blocking read, so never on an event loop. Fewer
+    /// bytes (or none) when the file has shrunk since it was opened; `nil` on a read error.
+    public func read(offset: Int, count: Int) -> ByteBuffer? {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        var total = 0
+        while total < count {
+            let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count - total) { pointer in
+                pread(self.descriptor, pointer.baseAddress, count - total, off_t(offset + total))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if result == 0 { break }  // end of file
+            total += result
+        }
+        return buffer
     }
 
     /// A strong validator from the file's identity, size and modification time, like nginx's.

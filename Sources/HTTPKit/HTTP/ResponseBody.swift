@@ -2,8 +2,9 @@
 public enum ResponseBody: Sendable {
     case empty
     case bytes(ByteBuffer)
-    /// A whole open file, sent with `sendfile(2)`; the file stays open until the write ends
-    /// and is closed when the last copy of the response is gone.
+    /// A whole open file, read off the event loop and sent in chunks, one at a time as the
+    /// client takes them. The file stays open until the last copy of the response is gone.
+    /// A file that shrinks while it is sent ends the connection (its length was promised).
     case file(OpenFile)
 
     /// The number of body bytes, which becomes `Content-Length`.

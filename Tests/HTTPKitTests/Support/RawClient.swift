@@ -112,6 +112,12 @@ final class RawClient: Sendable {
     /// Everything received and not yet taken as a response.
     var pendingBytes: [UInt8] { self.inbox.bytes }
 
+    /// Starts reading, for a client connected with `reading: false`.
+    func startReading() async throws {
+        try await self.channel.setOption(.autoRead, value: true).get()
+        self.channel.read()
+    }
+
     func close() async {
         try? await self.channel.close()
     }
