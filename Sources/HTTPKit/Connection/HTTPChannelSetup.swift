@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -36,4 +37,14 @@ enum HTTPChannelSetup {
                 OverCapacityHandler(answer: overCapacityAnswer, lingeringTimeout: settings.limits.lingeringCloseTimeout))
         }
     }
+}
+
+/// The settings every connection of one server shares.
+struct ConnectionSettings: Sendable {
+    let limits: HTTPServer.Limits
+    let responder: Responder
+    let headBuilder: ResponseHeadBuilder
+    let accessLog: AccessLog
+    let logger: Logger
+    let loopGate: EventLoopGate
 }

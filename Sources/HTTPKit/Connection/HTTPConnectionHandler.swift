@@ -302,13 +302,3 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 }
-
-/// The settings every connection of one server shares.
-struct ConnectionSettings: Sendable {
-    let limits: HTTPServer.Limits
-    let responder: Responder
-    let headBuilder: ResponseHeadBuilder
-    let accessLog: AccessLog
-    let logger: Logger
-    let loopGate: EventLoopGate
-}

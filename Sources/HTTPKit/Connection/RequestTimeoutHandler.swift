@@ -8,7 +8,8 @@ import NIOHTTP1
 /// - waiting for the body once the head is in: `requestBodyTimeout`;
 /// - idle between requests, no byte yet: `keepAliveTimeout`.
 ///
-/// No timer runs while the application works on a request: that time is the handler's.
+/// No timer runs here while the application works on a request: that time is the handler's.
+/// (Waiting for a client to read an answer is bounded by `responseWriteTimeout`, elsewhere.)
 ///
 /// It sits after `HTTPServerPipelineHandler`, so it sees a pipelined request only when that
 /// request's turn comes. Raw bytes are reported by `ByteActivityHandler`, at the socket end of
@@ -36,8 +37,8 @@ final class RequestTimeoutHandler: ChannelDuplexHandler {
     private var deadline: NIODeadline?
     /// One timer at a time, due at or before `deadline`. Phases change several times per
     /// request; moving a deadline later only updates `deadline`, and the timer, when it fires
-    /// early, re-arms itself for the new deadline. Scheduling and cancelling a timer per phase
-    /// would cost more than the rest of a small request.
+    /// early, re-arms itself for the new deadline: far cheaper than scheduling and cancelling
+    /// a timer at every phase of every request.
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var context: ChannelHandlerContext?

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Serves the files of one directory: content types by extension, `ETag` and `Last-Modified`
 /// with `304 Not Modified`, `index.html` for a directory, `Cache-Control`.
 ///
