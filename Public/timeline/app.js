@@ -1,0 +1,338 @@
+// hreaderd's timeline web app: wires the modules under js/ together and keeps the state
+// (signed in or not, the person, the window) in step with the address and the daemon.
+
+import { api, onSignedOut } from './js/api.js';
+import { h, $, $$, clear } from './js/dom.js';
+import { formatDate, formatWindow, plural } from './js/format.js';
+import { VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
+import { LANES } from './js/lane-layout.js';
+import { TimelineView } from './js/timeline-view.js';
+import { ChartGrid, vitalCharts, labCharts } from './js/vitals-chart.js';
+import { EntryDetails } from './js/entry-details.js';
+import { EntryLists } from './js/entry-list.js';
+import { PostsList } from './js/posts.js';
+import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
+import { ImportsPanel } from './js/imports.js';
+import { SignIn } from './js/session.js';
+import { PatientPicker, personMeta } from './js/patients.js';
+
+const state = {
+  signedIn: false,
+  patientId: null,
+  payload: null,
+  window: parseHash(),
+  loadSeq: 0,
+  overview: new Map(), // patient id → {latest, earliest} from page=all, for the empty state
+};
+
+const ui = {
+  boot: $('#boot'),
+  app: $('#app'),
+  main: $('#main'),
+  status: $('#status'),
+  name: $('#person-name'),
+  meta: $('#person-meta'),
+  exportLink: $('#export-link'),
+  windowLabel: $('#window-label'),
+  back: $('#step-back'),
+  forward: $('#step-forward'),
+  endDate: $('#end-date'),
+  now: $('#go-now'),
+  summary: $('#timeline-summary'),
+  labsCard: $('#labs-card'),
+};
+
+const details = new EntryDetails($('#details'), { onDeletePost: deletePost });
+const timeline = new TimelineView($('#timeline'), { onOpen: (group, el) => details.open(group, el) });
+const vitals = new ChartGrid($('#vitals'));
+const labs = new ChartGrid($('#labs'));
+const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
+const posts = new PostsList($('#posts'), { onDelete: deletePost });
+const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { state.overview.clear(); loadPatients().then(loadTimeline); } });
+const signIn = new SignIn({ api, onSignedIn: enterApp });
+const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
+
+setUpForms({
+  post: (key, data) => api.post(key, data, state.patientId),
+  onPosted: (stored) => {
+    if (state.window.end === null && state.window.view !== 'all') {
+      loadTimeline();
+    } else if (state.window.view === 'all') {
+      loadTimeline();
+    } else {
+      // The post is dated now, outside the window shown: say where it went.
+      showStatus(h('span', null, 'Saved. It is on today’s timeline. ',
+        h('button', { type: 'button', class: 'button small', onclick: () => go({ view: 'day', end: null }) }, 'Show today')));
+      void stored;
+    }
+  },
+});
+
+onSignedOut((error) => leaveApp(error.status === 423 ? 'locked' : 'expired'));
+
+// ---- Navigation ----
+
+function go(next) {
+  const hash = buildHash(next);
+  if (location.hash === hash) loadTimeline();
+  else location.hash = hash;
+}
+
+window.addEventListener('hashchange', () => {
+  state.window = parseHash();
+  if (state.signedIn) loadTimeline();
+});
+
+for (const button of $$('.view-button')) {
+  button.addEventListener('click', () => {
+    const view = button.dataset.view;
+    go({ view, end: view === 'all' ? null : state.window.end });
+  });
+}
+ui.back.addEventListener('click', () => state.payload && go(earlier(state.window, state.payload.start_date)));
+ui.forward.addEventListener('click', () => go(later(state.window)));
+ui.now.addEventListener('click', () => go({ view: state.window.view === 'all' ? 'year' : state.window.view, end: null }));
+ui.endDate.addEventListener('change', () => {
+  const value = ui.endDate.value;
+  go({ view: state.window.view === 'all' ? 'year' : state.window.view, end: value || null });
+});
+
+$('#sign-out').addEventListener('click', async () => {
+  try { await api.signOut(); } catch { /* signed out either way */ }
+  leaveApp('signed-out');
+});
+$('#lock').addEventListener('click', async () => {
+  try { await api.lock(); } catch { /* a locked store is what we want */ }
+  leaveApp('locked');
+});
+
+// ---- Session ----
+
+async function boot() {
+  let session;
+  try {
+    session = await api.session();
+  } catch (error) {
+    ui.boot.replaceChildren(h('p', null, error.message), h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Try again'));
+    return;
+  }
+  ui.boot.hidden = true;
+  if (session.signed_in && !session.locked) enterApp();
+  else signIn.show(session.locked ? 'locked' : 'start');
+}
+
+async function enterApp() {
+  state.signedIn = true;
+  ui.boot.hidden = true;
+  ui.app.hidden = false;
+  ui.main.focus();
+  imports.start();
+  await loadPatients();
+  await loadTimeline();
+}
+
+function leaveApp(reason) {
+  state.signedIn = false;
+  state.payload = null;
+  state.overview.clear();
+  imports.stop();
+  details.close();
+  ui.app.hidden = true;
+  signIn.show(reason);
+}
+
+// ---- Patients ----
+
+async function loadPatients() {
+  try {
+    const data = await api.patients();
+    state.patientId = data.current || data.patients[0]?.id || null;
+    picker.render(data.patients, state.patientId);
+  } catch (error) {
+    if (error.status !== 401 && error.status !== 423) showError(`Could not load the family list: ${error.message}`, loadPatients);
+  }
+}
+
+async function selectPatient(id) {
+  state.patientId = id;
+  try {
+    await api.selectPatient(id);
+  } catch (error) {
+    showError(`Could not switch to this person: ${error.message}`);
+  }
+  await loadTimeline();
+}
+
+// ---- The timeline ----
+
+async function loadTimeline() {
+  const seq = ++state.loadSeq;
+  const { view, end } = state.window;
+  markControls();
+  ui.main.setAttribute('aria-busy', 'true');
+  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
+  try {
+    if (!state.patientId) await loadPatients();
+    if (!state.patientId) {
+      renderNoPatients();
+      return;
+    }
+    const payload = await api.timeline(view, end, state.patientId);
+    if (seq !== state.loadSeq) return;
+    state.payload = payload;
+    showStatus('');
+    render(payload);
+  } catch (error) {
+    if (seq !== state.loadSeq) return;
+    if (error.status === 401 || error.status === 423) return;
+    if (error.code === 'no_patient') renderNoPatients();
+    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) loadTimeline(); }
+    else showError(`Could not load the timeline: ${error.message}`, loadTimeline);
+  } finally {
+    clearTimeout(slow);
+    if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
+  }
+}
+
+function markControls() {
+  const { view } = state.window;
+  for (const button of $$('.view-button')) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+  ui.back.disabled = view === 'all';
+  ui.forward.disabled = !canGoLater(state.window);
+  ui.now.disabled = view !== 'all' && state.window.end === null;
+  ui.endDate.value = state.window.end || '';
+}
+
+function recordCount(payload) {
+  return LANES.reduce((n, lane) => n + (payload[lane.key]?.length || 0), 0) + (payload.ongoing?.length || 0);
+}
+
+function render(payload) {
+  const { view } = state.window;
+  const person = picker.find(payload.patient.id) || payload.patient;
+  ui.name.textContent = payload.patient.name || 'Unnamed';
+  ui.meta.textContent = personMeta(person);
+  ui.exportLink.href = api.exportURL(payload.patient.id);
+  const label = view === 'all' ? `Everything: ${formatWindow(payload.start_date, payload.end_date, view)}` : formatWindow(payload.start_date, payload.end_date, view);
+  ui.windowLabel.textContent = label;
+  document.title = `${payload.patient.name} — ${VIEW_NAMES[view]} — hreaderd`;
+
+  const count = recordCount(payload);
+  const inWindow = count - (payload.ongoing?.length || 0);
+  const postCount = payload.timeline_entries?.length || 0;
+  ui.summary.textContent = `${VIEW_NAMES[view]} view · ${plural(count, 'record entry', 'record entries')}${postCount ? ` · ${plural(postCount, 'note')} of yours` : ''}`;
+
+  // Nothing dated in the window: say so and offer the latest entry. When open conditions or
+  // medications (or the user's notes) are still drawn, the notice stands above the lanes.
+  $('#timeline-notice')?.remove();
+  let empty = null;
+  if (inWindow === 0) {
+    const box = emptyState(payload, count > 0);
+    if (count === 0 && postCount === 0) empty = box;
+    else $('#timeline').before(h('div', { id: 'timeline-notice' }, box));
+  }
+  timeline.render({ payload, empty });
+  vitals.render(vitalCharts(payload.vitals), 'No vital signs in this window.');
+  const labCharted = labCharts(payload.results);
+  labs.render(labCharted, 'No lab result with several numeric values in this window.');
+  ui.labsCard.hidden = labCharted.length === 0;
+  lists.render(payload);
+  posts.render(payload.timeline_entries || []);
+  renderRegimen(currentMedications(payload));
+  // For people nothing; for tests (and scripts) a plain sign that this window is drawn.
+  ui.main.dataset.rendered = `${buildHash(state.window)}|${payload.patient.id}`;
+  ui.main.dataset.renders = String(Number(ui.main.dataset.renders || 0) + 1);
+}
+
+/** "Nothing here": say so, and offer the latest entry and the whole record. */
+function emptyState(payload, onlyOngoing) {
+  const between = `between ${formatDate(payload.start_date)} and ${formatDate(payload.end_date)}`;
+  const box = h('div', { class: 'empty' },
+    h('p', null, h('strong', null, onlyOngoing
+      ? `Nothing new in ${payload.patient.name}’s record ${between}: only what began earlier and is still open.`
+      : `Nothing in ${payload.patient.name}’s record ${between}.`)));
+  const actions = h('div', { class: 'actions' });
+  const hint = h('p', { class: 'muted' }, 'Looking for the latest entry…');
+  box.append(hint, actions);
+  overview(payload.patient.id).then((info) => {
+    if (!info || info.latest == null) {
+      hint.textContent = 'This record has no entries yet. Records arrive through imports (see Imports).';
+      return;
+    }
+    const view = state.window.view === 'all' ? 'year' : state.window.view;
+    const later = info.latest > payload.end_date;
+    hint.textContent = later
+      ? `The record goes on after this window; its latest entry is from ${formatDate(info.latest)}.`
+      : `The latest entry in this record is from ${formatDate(info.latest)}.`;
+    actions.append(
+      h('button', { type: 'button', class: 'button primary', onclick: () => go(endingAt(view, info.latest)) }, `Jump to ${formatDate(info.latest)}`),
+      h('button', { type: 'button', class: 'button', onclick: () => go({ view: 'all', end: null }) }, 'Show the whole record'));
+  }).catch(() => { hint.textContent = 'Try another window, or the All view.'; });
+  return box;
+}
+
+async function overview(patientId) {
+  if (state.overview.has(patientId)) return state.overview.get(patientId);
+  const all = await api.timeline('all', null, patientId);
+  let latest = null;
+  let earliest = null;
+  for (const lane of LANES) {
+    for (const entry of all[lane.key] || []) {
+      const t = entry.date ?? entry.start_date;
+      if (t == null) continue;
+      if (latest === null || t > latest) latest = t;
+      if (earliest === null || t < earliest) earliest = t;
+    }
+  }
+  for (const vital of all.vitals || []) {
+    for (const t of vital.dates) if (latest === null || t > latest) latest = t;
+  }
+  const info = { latest, earliest };
+  state.overview.set(patientId, info);
+  return info;
+}
+
+function renderNoPatients() {
+  ui.name.textContent = 'No records yet';
+  ui.meta.textContent = '';
+  ui.windowLabel.textContent = '';
+  const box = h('div', { class: 'empty' },
+    h('p', null, h('strong', null, 'This store holds no one’s records yet.')),
+    h('p', null, 'Import a record file with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports), then reload this page.'),
+    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));
+  clear($('#timeline')).append(box);
+  vitals.render([], 'No vital signs yet.');
+  labs.render([], '');
+  ui.labsCard.hidden = true;
+  clear($('#entry-lists'));
+  posts.render([]);
+  renderRegimen([]);
+}
+
+async function deletePost(post) {
+  try {
+    await api.deletePost(post.id);
+    showStatus('Deleted.');
+    await loadTimeline();
+    showStatus('Deleted.');
+  } catch (error) {
+    showError(`Could not delete: ${error.message}`);
+    throw error;
+  }
+}
+
+// ---- Status line ----
+
+function showStatus(content) {
+  ui.status.classList.remove('error');
+  clear(ui.status);
+  if (content) ui.status.append(content);
+}
+
+function showError(message, retry) {
+  ui.status.classList.add('error');
+  clear(ui.status).append(message);
+  if (retry) ui.status.append(h('button', { type: 'button', class: 'button small', onclick: retry }, 'Try again'));
+}
+
+boot();

@@ -1,0 +1,67 @@
+// The daemon's JSON API, same origin, with the session cookie. Every failure becomes an ApiError
+// with the daemon's error code; 401 and 423 also tell the app that the session is gone.
+
+export class ApiError extends Error {
+  constructor(status, code, message, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+const listeners = new Set();
+
+/** fn(error) runs when a request finds no session (401) or a locked store (423). */
+export function onSignedOut(fn) {
+  listeners.add(fn);
+}
+
+async function request(method, path, { query, body, quiet } = {}) {
+  const url = new URL(path, location.origin);
+  for (const [key, value] of Object.entries(query || {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, value);
+  }
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new ApiError(0, 'offline', 'The hreaderd daemon does not answer. Is it running?');
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  const type = response.headers.get('Content-Type') || '';
+  if (type.includes('application/json')) {
+    try { data = await response.json(); } catch { data = null; }
+  }
+  if (!response.ok) {
+    const code = data?.error?.code || `http_${response.status}`;
+    const message = data?.error?.message || `The daemon answered ${response.status}.`;
+    const error = new ApiError(response.status, code, message, response.headers.get('Retry-After'));
+    if ((response.status === 401 || response.status === 423) && !quiet) {
+      for (const fn of listeners) fn(error);
+    }
+    throw error;
+  }
+  return data;
+}
+
+export const api = {
+  session: () => request('GET', '/session'),
+  signIn: (password) => request('POST', '/session', { body: { password }, quiet: true }),
+  signOut: () => request('DELETE', '/session', { quiet: true }),
+  lock: () => request('POST', '/lock', { quiet: true }),
+  patients: () => request('GET', '/patients.json'),
+  selectPatient: (id) => request('POST', '/patients/current', { body: { id } }),
+  timeline: (page, end, patient) => request('GET', '/timeline.json', { query: { page, end, patient } }),
+  post: (key, data, patient) => request('POST', '/timeline.json', { query: { key, patient }, body: data }),
+  deletePost: (id) => request('DELETE', `/timeline/entries/${encodeURIComponent(id)}`),
+  imports: () => request('GET', '/imports.json'),
+  syncNow: (source) => request('POST', '/imports', { body: source ? { source } : {} }),
+  exportURL: (id) => `/patients/${encodeURIComponent(id)}/export.json`,
+};

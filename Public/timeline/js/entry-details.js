@@ -1,0 +1,141 @@
+// The details dialog: one entry (description, dates, status, value and units, codes), a group of
+// entries behind a cluster mark, or one of the user's posts (with delete). A native <dialog>:
+// focus moves into it, Escape closes it, and focus returns to the mark that opened it.
+
+import { h, clear } from './dom.js';
+import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
+import { LANES, POST_LANE, CLOSED_STATUSES } from './lane-layout.js';
+import { describePost } from './posts.js';
+
+const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : { type, name: type, one: type });
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export class EntryDetails {
+  /** onDeletePost(post) returns a promise. */
+  constructor(dialog, { onDeletePost }) {
+    this.dialog = dialog;
+    this.title = dialog.querySelector('#details-title');
+    this.body = dialog.querySelector('#details-body');
+    this.onDeletePost = onDeletePost;
+    this.trigger = null;
+    dialog.addEventListener('click', (event) => {
+      if (event.target.closest('[data-close]')) this.close();
+      else if (event.target === dialog) this.close(); // a click on the backdrop
+    });
+    dialog.addEventListener('close', () => {
+      if (this.trigger && this.trigger.isConnected) this.trigger.focus();
+      this.trigger = null;
+    });
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  /** group: {items: [{entry, ongoing?, post?}], lane, t0?, t1?}. */
+  open(group, trigger) {
+    this.trigger = trigger || document.activeElement;
+    if (group.items.length === 1) this.showItem(group.items[0], null);
+    else this.showGroup(group);
+    if (!this.dialog.open) this.dialog.showModal();
+    this.dialog.querySelector('[data-close]').focus();
+  }
+
+  showGroup(group) {
+    const { items, lane } = group;
+    this.dialog.dataset.type = lane.type;
+    const first = formatDate(group.t0 ?? items[0].t);
+    const last = formatDate(group.t1 ?? items[items.length - 1].t);
+    this.title.textContent = first === last ? `${plural(items.length, lane.one, lane.many)} on ${first}` : `${plural(items.length, lane.one, lane.many)}`;
+    const body = clear(this.body);
+    if (first !== last) body.append(h('p', { class: 'muted' }, `${first} to ${last}`));
+    const list = h('ul', { class: 'cluster-list' });
+    const shown = items.slice(0, 300);
+    for (const item of shown) {
+      const row = h('button', { type: 'button', class: 'entry-row' },
+        h('span', { class: 'date' }, lane.type === 'post' ? formatDateTime(item.t) : formatDate(item.t)),
+        h('span', { class: 'desc' }, item.entry.description || lane.one),
+        h('span', { class: 'value' }, valueText(item.entry)));
+      row.addEventListener('click', () => { this.showItem(item, group); this.dialog.querySelector('[data-back]')?.focus(); });
+      list.append(h('li', null, row));
+    }
+    body.append(list);
+    if (items.length > shown.length) body.append(h('p', { class: 'muted small' }, `And ${(items.length - shown.length).toLocaleString()} more: choose a shorter window to see them.`));
+  }
+
+  showItem(item, group) {
+    const entry = item.entry;
+    const post = item.post;
+    const lane = laneOf(post ? 'post' : entry.type);
+    this.dialog.dataset.type = lane.type;
+    const body = clear(this.body);
+    if (group) {
+      const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, `‹ Back to the ${plural(group.items.length, lane.one, lane.many)}`);
+      back.addEventListener('click', () => { this.showGroup(group); this.dialog.querySelector('.cluster-list button')?.focus(); });
+      body.append(h('div', null, back));
+    }
+    if (post) {
+      this.title.textContent = describePost(post).replace(/:.*$/, '');
+      body.append(kind(lane, 'Recorded by you'));
+      const facts = h('dl', { class: 'facts' });
+      addFact(facts, 'Recorded', formatDateTime(post.created_at));
+      for (const [name, value] of Object.entries(post.data || {})) {
+        addFact(facts, capital(name.replace(/^select-choice-/, '').replace(/-/g, ' ')), Array.isArray(value) ? value.join(', ') : String(value));
+      }
+      body.append(facts);
+      const del = h('button', { type: 'button', class: 'button danger' }, 'Delete this note');
+      del.addEventListener('click', async () => {
+        del.disabled = true;
+        try { await this.onDeletePost(post); this.close(); } catch { del.disabled = false; }
+      });
+      body.append(h('div', { class: 'actions' }, del));
+      return;
+    }
+
+    this.title.textContent = entry.description || capital(lane.one);
+    body.append(kind(lane, capital(lane.one)));
+    if (item.ongoing) {
+      body.append(h('p', { class: 'note' }, 'Began before this window and is still open, so it is drawn across the whole window.'));
+    }
+    const facts = h('dl', { class: 'facts' });
+    const start = entry.start_date;
+    const end = entry.end_date;
+    if (start != null || end != null) {
+      if (start != null) addFact(facts, 'Started', formatDate(start));
+      const open = end == null && !CLOSED_STATUSES.has((entry.status || '').toLowerCase());
+      addFact(facts, 'Ended', end != null ? formatDate(end) : open ? 'No end recorded' : '—');
+    } else {
+      addFact(facts, 'Date', formatDate(entry.date));
+    }
+    addFact(facts, 'Status', entry.status ? capital(entry.status) : 'Not recorded');
+    const value = valueText(entry);
+    if (value) addFact(facts, 'Value', value);
+    const codes = Object.entries(entry.codes || {});
+    if (codes.length) {
+      const list = h('ul', { class: 'codes' });
+      for (const [system, values] of codes) {
+        list.append(h('li', null, h('span', { class: 'system' }, system), ...values.map((code, i) => [i ? ', ' : '', h('code', null, code)])));
+      }
+      addFact(facts, codes.length === 1 ? 'Code' : 'Codes', list);
+    } else {
+      addFact(facts, 'Codes', 'None recorded');
+    }
+    body.append(facts);
+  }
+}
+
+function kind(lane, text) {
+  return h('p', { class: 'kind' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), text);
+}
+
+function addFact(dl, name, value) {
+  dl.append(h('dt', null, name), h('dd', null, value));
+}
+
+export function valueText(entry) {
+  const m = entry.measurement;
+  if (!m) return '';
+  if (m.value != null) return `${formatNumber(m.value)}${m.unit ? ' ' + prettyUnit(m.unit) : ''}`;
+  if (m.text) return `${m.text}${m.unit ? ' ' + prettyUnit(m.unit) : ''}`;
+  return '';
+}

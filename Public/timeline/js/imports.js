@@ -1,0 +1,159 @@
+// Import status: the RHEx sources, their jobs with progress, errors and sources that need the user
+// to sign in again, and "Sync now". Polls while a job runs; calm when nothing is configured.
+
+import { h, clear } from './dom.js';
+import { relative, formatDateTime } from './format.js';
+
+const ACTIVE = new Set(['queued', 'running']);
+const FAST_POLL = 2000;
+const SLOW_POLL = 60000;
+
+export class ImportsPanel {
+  constructor(root, button, { api, onImported }) {
+    this.root = root;
+    this.button = button;
+    this.api = api;
+    this.onImported = onImported;
+    this.timer = 0;
+    this.running = false;
+    this.lastDone = null;
+    button.addEventListener('click', () => this.syncNow());
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden && this.running) this.refresh();
+    });
+  }
+
+  start() {
+    this.running = true;
+    this.refresh();
+  }
+
+  stop() {
+    this.running = false;
+    clearTimeout(this.timer);
+  }
+
+  schedule(ms) {
+    clearTimeout(this.timer);
+    if (this.running) this.timer = setTimeout(() => this.refresh(), ms);
+  }
+
+  async refresh() {
+    if (!this.running) return;
+    let data;
+    try {
+      data = await this.api.imports();
+    } catch (error) {
+      if (error.status === 404 || error.status === 405) {
+        this.renderNone();
+        return; // This daemon has no import routes; nothing to poll.
+      }
+      if (error.status === 401 || error.status === 423) return;
+      clear(this.root).append(h('p', { class: 'muted' }, `Import status is not available: ${error.message}`));
+      this.schedule(SLOW_POLL);
+      return;
+    }
+    const sources = data?.sources || [];
+    const jobs = data?.jobs || [];
+    if (!sources.length && !jobs.length) {
+      this.renderNone();
+      this.schedule(SLOW_POLL);
+      return;
+    }
+    this.render(sources, jobs);
+    const active = jobs.some((job) => ACTIVE.has(job.state));
+    const done = jobs.filter((job) => job.state === 'done').map((job) => job.id).join(',');
+    if (this.lastDone !== null && done !== this.lastDone) this.onImported();
+    this.lastDone = done;
+    this.schedule(active ? FAST_POLL : SLOW_POLL);
+  }
+
+  renderNone() {
+    this.button.hidden = true;
+    clear(this.root).append(h('div', { class: 'calm' },
+      h('p', null, 'No import sources are set up.'),
+      h('p', { class: 'small' }, 'Records in this store came from files. To pull records from an RHEx server, add a source on the command line:'),
+      h('p', { class: 'small' }, h('code', null, 'hreaderd source add NAME --url …'))));
+  }
+
+  render(sources, jobs) {
+    this.button.hidden = !sources.length;
+    const list = h('ul', { class: 'sources' });
+    const names = new Set(sources.map((source) => source.name));
+    for (const source of sources) list.append(this.renderSource(source, jobs.filter((job) => job.source === source.name)));
+    const orphans = jobs.filter((job) => !names.has(job.source));
+    for (const job of orphans) list.append(h('li', { class: 'source' }, renderJob(job)));
+    clear(this.root).append(list);
+  }
+
+  renderSource(source, jobs) {
+    const latest = [...jobs].sort((a, b) => (b.id > a.id ? 1 : -1));
+    const active = latest.find((job) => ACTIVE.has(job.state));
+    let badge;
+    if (source.state === 'needs_sign_in' || latest[0]?.state === 'needs_sign_in') badge = h('span', { class: 'badge warn' }, 'Needs sign-in');
+    else if (active) badge = h('span', { class: 'badge busy' }, active.state === 'queued' ? 'Waiting' : 'Syncing');
+    else if (latest[0]?.state === 'failed' || source.last_error) badge = h('span', { class: 'badge error' }, 'Failed');
+    else badge = h('span', { class: 'badge ok' }, 'Up to date');
+
+    const item = h('li', { class: 'source', 'data-source': source.name },
+      h('div', { class: 'source-head' }, h('span', { class: 'source-name' }, source.name), badge));
+    if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, `Last synced ${relative(source.last_sync_at)}`));
+    else item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
+    if (source.state === 'needs_sign_in') {
+      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Renew the source’s sign-in with ', h('code', null, `hreaderd source add ${source.name} …`), '.'));
+    }
+    if (source.last_error && source.state !== 'needs_sign_in') item.append(h('p', { class: 'small error-text' }, source.last_error));
+    for (const job of latest.slice(0, 3)) {
+      if (job.state === 'done' && job !== latest[0]) continue;
+      item.append(renderJob(job));
+    }
+    return item;
+  }
+
+  async syncNow() {
+    this.button.disabled = true;
+    const original = this.button.textContent;
+    this.button.textContent = 'Starting…';
+    try {
+      await this.api.syncNow();
+      await this.refresh();
+    } catch (error) {
+      this.root.prepend(h('p', { class: 'small error-text', role: 'alert' }, `Could not start a sync: ${error.message}`));
+    } finally {
+      this.button.disabled = false;
+      this.button.textContent = original;
+    }
+  }
+}
+
+function renderJob(job) {
+  const el = h('div', { class: 'job', 'data-state': job.state });
+  const total = job.progress_total || 0;
+  const done = job.progress_done || 0;
+  switch (job.state) {
+    case 'queued':
+      el.append(h('p', null, 'Waiting to start', job.next_run_at ? ` (${relative(job.next_run_at)})` : ''));
+      break;
+    case 'running': {
+      const label = total ? `Importing: ${done} of ${total} records` : 'Importing…';
+      el.append(h('p', null, label));
+      const bar = h('progress', { max: String(Math.max(total, 1)), 'aria-label': label });
+      if (total) bar.value = done; // no value: an indeterminate bar
+      el.append(bar);
+      break;
+    }
+    case 'done':
+      el.append(h('p', { class: 'muted' }, `Last import finished${total ? `: ${total} records` : ''}.`));
+      break;
+    case 'failed':
+      el.append(h('p', { class: 'error-text' }, `Import failed${job.attempts ? ` after ${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}` : ''}: ${job.last_error || 'no reason given'}`));
+      if (job.next_run_at) el.append(h('p', { class: 'muted small' }, `Next try ${formatDateTime(job.next_run_at)}.`));
+      break;
+    case 'needs_sign_in':
+      el.append(h('p', null, 'Stopped: the server needs you to sign in again.'));
+      break;
+    default:
+      el.append(h('p', null, job.state));
+  }
+  return el;
+}

@@ -1,0 +1,159 @@
+// Small charts drawn by the app in SVG: one per vital sign (systolic and diastolic together) and per
+// lab test with several numeric results. Readable without hovering: the latest value, its date,
+// the lowest and highest values and the first and last dates are written out.
+
+import { h, s, clear, debounce } from './dom.js';
+import { formatDate, formatNumber, prettyUnit, plural } from './format.js';
+
+const HEIGHT = 84;
+const PAD = { top: 10, right: 44, bottom: 20, left: 6 };
+
+/** Chart specs from the payload's vitals: [{title, unit, series: [{name, values, dates, second?}]}]. */
+export function vitalCharts(vitals) {
+  const isSystolic = (v) => /systolic/i.test(v.description);
+  const isDiastolic = (v) => /diastolic/i.test(v.description);
+  const systolic = vitals.find(isSystolic);
+  const diastolic = vitals.find(isDiastolic);
+  const charts = [];
+  for (const vital of vitals) {
+    if (vital === systolic || vital === diastolic) continue;
+    charts.push({ title: vital.description, unit: vital.units, series: [{ name: vital.description, values: vital.values, dates: vital.dates }] });
+  }
+  if (systolic || diastolic) {
+    const series = [];
+    if (systolic) series.push({ name: 'Systolic', values: systolic.values, dates: systolic.dates });
+    if (diastolic) series.push({ name: 'Diastolic', values: diastolic.values, dates: diastolic.dates, second: true });
+    charts.push({ title: 'Blood pressure', unit: (systolic || diastolic).units, series, pressure: true });
+  }
+  return charts;
+}
+
+/** Chart specs for lab results with two or more numeric values in the window. */
+export function labCharts(results) {
+  const groups = new Map();
+  for (const entry of results || []) {
+    const value = entry.measurement?.value;
+    if (typeof value !== 'number') continue;
+    let group = groups.get(entry.description);
+    if (!group) { group = { values: [], dates: [], unit: null }; groups.set(entry.description, group); }
+    group.values.push(value);
+    group.dates.push(entry.date);
+    group.unit = group.unit || entry.measurement.unit;
+  }
+  const charts = [];
+  for (const [title, group] of groups) {
+    if (group.values.length < 2) continue;
+    charts.push({ title, unit: group.unit, series: [{ name: title, values: group.values, dates: group.dates }] });
+  }
+  return charts.sort((a, b) => a.title.localeCompare(b.title));
+}
+
+export class ChartGrid {
+  constructor(root) {
+    this.root = root;
+    this.specs = [];
+    this.width = 0;
+    new ResizeObserver(debounce(() => {
+      if (Math.abs(this.root.clientWidth - this.width) > 8) this.draw();
+    }, 120)).observe(root);
+  }
+
+  render(specs, emptyText) {
+    this.specs = specs;
+    this.emptyText = emptyText;
+    this.draw();
+  }
+
+  draw() {
+    const root = clear(this.root);
+    this.width = root.clientWidth;
+    if (!this.specs.length) {
+      root.append(h('p', { class: 'muted' }, this.emptyText));
+      return;
+    }
+    for (const spec of this.specs) {
+      const card = h('figure', { class: 'chart', 'data-title': spec.title });
+      root.append(card);
+      fillChart(card, spec);
+    }
+  }
+}
+
+function latestOf(series) {
+  const i = series.values.length - 1;
+  return { value: series.values[i], date: series.dates[i] };
+}
+
+function fillChart(card, spec) {
+  const unit = prettyUnit(spec.unit);
+  const latest = spec.series.map(latestOf);
+  const latestText = spec.pressure && latest.length === 2
+    ? `${formatNumber(latest[0].value)}/${formatNumber(latest[1].value)}`
+    : formatNumber(latest[0].value);
+  const latestDate = Math.max(...latest.map((l) => l.date));
+  const count = Math.max(...spec.series.map((sr) => sr.values.length));
+
+  card.append(
+    h('h3', null, spec.title),
+    h('div', { class: 'latest' },
+      h('span', { class: 'value' }, latestText),
+      unit ? h('span', { class: 'unit' }, unit) : null,
+      h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${formatDate(latestDate)}`)),
+  );
+
+  const width = Math.max(180, card.clientWidth - 26);
+  const all = spec.series.flatMap((sr) => sr.values);
+  const dates = spec.series.flatMap((sr) => sr.dates);
+  let lo = Math.min(...all);
+  let hi = Math.max(...all);
+  const t0 = Math.min(...dates);
+  const t1 = Math.max(...dates);
+  const pad = hi === lo ? Math.max(1, Math.abs(hi) * 0.1) : (hi - lo) * 0.12;
+  const yLo = lo - pad;
+  const yHi = hi + pad;
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const x = (t) => PAD.left + (t1 === t0 ? plotW / 2 : ((t - t0) / (t1 - t0)) * plotW);
+  const y = (v) => PAD.top + (1 - (v - yLo) / (yHi - yLo)) * plotH;
+
+  const summary = spec.series.map((sr) => {
+    const min = Math.min(...sr.values), max = Math.max(...sr.values);
+    const range = min === max ? `${formatNumber(min)}` : `between ${formatNumber(min)} and ${formatNumber(max)}`;
+    return `${spec.series.length > 1 ? sr.name + ' ' : ''}${range}`;
+  }).join('; ');
+  const label = `${spec.title}: ${plural(count, 'reading')} from ${formatDate(t0)} to ${formatDate(t1)}, ${summary}${unit ? ' ' + unit : ''}. Latest ${latestText}${unit ? ' ' + unit : ''} on ${formatDate(latestDate)}.`;
+
+  const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  // Guides at the lowest and highest values, labelled on the right.
+  for (const value of lo === hi ? [lo] : [hi, lo]) {
+    svg.append(
+      s('line', { class: 'chart-guide', x1: PAD.left, x2: PAD.left + plotW, y1: y(value), y2: y(value) }),
+      s('text', { class: 'chart-text', x: PAD.left + plotW + 6, y: y(value) + 4, text: formatNumber(value) }),
+    );
+  }
+  svg.append(
+    s('text', { class: 'chart-text', x: PAD.left, y: HEIGHT - 4, text: formatDate(t0) }),
+  );
+  if (t1 !== t0) {
+    svg.append(s('text', { class: 'chart-text', x: PAD.left + plotW, y: HEIGHT - 4, 'text-anchor': 'end', text: formatDate(t1) }));
+  }
+  for (const series of spec.series) {
+    const cls = series.second ? 'second' : '';
+    if (series.values.length > 1) {
+      const points = series.values.map((v, i) => `${x(series.dates[i]).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+      svg.append(s('polyline', { class: `chart-line ${cls}`, points }));
+    }
+    const many = series.values.length > 80;
+    series.values.forEach((v, i) => {
+      const last = i === series.values.length - 1;
+      if (many && !last) return;
+      svg.append(s('circle', { class: `chart-dot ${cls} ${last ? 'latest' : ''}`, cx: x(series.dates[i]), cy: y(v), r: last ? 4.5 : 2.8 },
+        s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${formatDate(series.dates[i])}` })));
+    });
+  }
+  card.append(svg);
+  if (spec.series.length > 1) {
+    card.append(h('figcaption', { class: 'legend' },
+      ...spec.series.map((sr) => h('span', { class: sr.second ? 'second' : '' }, sr.name))));
+  }
+}

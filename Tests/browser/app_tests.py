@@ -1,0 +1,574 @@
+"""The web app as a person uses it: sign in, the views, details, what they record, the family,
+a dense record, the import panel, keyboard and names, and screenshots at phone and desktop widths in
+light and dark. Every test also checks that the console has no errors and no CSP violations."""
+
+import json
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from harness import PASSWORD, wait_until
+
+HENRY_CONDITIONS = ["Hypertension", "Prostate Cancer", "Primary Open Angle Glaucoma (POAG)", "Heart Failure"]
+
+
+class Context:
+    def __init__(self, daemon, browser, attacker, shots):
+        self.daemon = daemon
+        self.browser = browser
+        self.driver = browser.driver
+        self.attacker = attacker
+        self.shots = shots
+        self.base = daemon.origin + "/timeline/"
+        self.allowed_console = []  # substrings of console lines a test expects (a 401 on a wrong password)
+        self.imports_missing = None
+        self.henry = daemon.patients["Henry Smith"]
+        self.nancy = daemon.patients["Nancy Smith"]
+
+    # ---- finding and waiting ----
+
+    def find(self, css, root=None):
+        return (root or self.driver).find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css, root=None):
+        return (root or self.driver).find_elements(By.CSS_SELECTOR, css)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def text(self, css):
+        return self.find(css).text
+
+    def click(self, element):
+        self.js("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def renders(self):
+        return int(self.js("return document.getElementById('main').dataset.renders || '0'"))
+
+    def rendered(self):
+        return self.js("const m = document.getElementById('main'); return m.getAttribute('aria-busy') ? '' : (m.dataset.rendered || '')")
+
+    def wait_rendered(self, hash_, patient=None, after=None, timeout=10):
+        want = f"{hash_}|{patient}" if patient else hash_
+
+        def ready():
+            current = self.rendered()
+            ok = current == want if patient else current.split("|")[0] == want
+            return ok and (after is None or self.renders() > after)
+        wait_until(ready, timeout=timeout, message=f"the window {want} to be drawn (now {self.rendered()!r})")
+
+    def open(self, hash_, patient=None):
+        """A fresh load of the app at this window (a new document, not only a new hash)."""
+        self.driver.get("about:blank")
+        self.driver.get(self.base + hash_)
+        wait_until(lambda: self.on_app() or self.find("#signin").is_displayed(), message="the app or the sign-in screen")
+        if not self.on_app():
+            self.sign_in()
+        self.wait_rendered(hash_, patient)
+
+    def on_app(self):
+        try:
+            return self.find("#app").is_displayed()
+        except Exception:  # noqa: BLE001
+            return False
+
+    def sign_in(self, password=PASSWORD):
+        field = self.find("#signin-password")
+        field.clear()
+        field.send_keys(password)
+        field.send_keys(Keys.ENTER)
+        wait_until(self.on_app, message="the app after signing in")
+
+    def lane_labels(self, lane_type):
+        return [m.get_attribute("aria-label") for m in self.find_all(f'.lane[data-type="{lane_type}"] .mark')]
+
+    def lane_counts(self):
+        return {lane.get_attribute("data-type"): int(lane.get_attribute("data-count")) for lane in self.find_all(".lane")}
+
+    # ---- console and CSP ----
+
+    def check_console(self, name):
+        entries = self.browser.drain_console()
+        violations = self.browser.csp_violations()
+        problems = []
+        allowed = self.allowed_console + self.default_allowed()
+        for entry in entries:
+            message = entry.get("message", "")
+            if any(expected in message for expected in allowed):
+                continue
+            if "Content Security Policy" in message or "Content-Security-Policy" in message or entry.get("level") == "SEVERE":
+                problems.append(message)
+        self.allowed_console = []
+        if violations:
+            problems.extend(f"CSP violation: {v}" for v in violations)
+        if problems:
+            raise AssertionError(f"{name}: console errors or CSP violations:\n  " + "\n  ".join(problems))
+
+    def default_allowed(self):
+        # Until the import routes exist (issue 7), the panel's probe of /imports.json is a 404 the app
+        # expects and shows as "no sources". The console notes the failed load; nothing else may.
+        allowed = []
+        if self.imports_missing is None:
+            status, _ = self.daemon.request("GET", "/imports.json")
+            if status in (401, 423):
+                return allowed  # locked: the app asks for nothing then; ask again later
+            self.imports_missing = status == 404
+        if self.imports_missing:
+            allowed.append("/imports.json - Failed to load resource: the server responded with a status of 404")
+        return allowed
+
+    def recover(self):
+        """After a failed test: back to a known state (signed in, Henry, the decade view)."""
+        self.allowed_console = []
+        try:
+            self.driver.switch_to.default_content()
+            self.browser.viewport(1280, 900, dark=False)
+            self.driver.get("about:blank")
+            self.driver.get(self.base)
+            wait_until(lambda: self.on_app() or self.find("#signin").is_displayed(), message="app or sign-in")
+            if not self.on_app():
+                self.sign_in()
+            self.daemon.request("POST", "/patients/current", {"id": self.henry})
+        except Exception as error:  # noqa: BLE001
+            print(f"  (recovery failed: {error})")
+        self.browser.drain_console()
+        self.js("window.__cspViolations = []") if self.on_app() else None
+
+    def screenshot(self, name, full=True):
+        path = self.shots / f"{name}.png"
+        if full:
+            self.browser.full_page_screenshot(path)
+        else:
+            self.driver.save_screenshot(str(path))
+        return path
+
+
+# ---- the tests, in order ----
+
+def test_wrong_password_shows_error(t):
+    t.allowed_console = ["/session - Failed to load resource: the server responded with a status of 401"]
+    t.driver.get(t.base)
+    wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen")
+    assert "locked" in t.text("#signin-reason").lower(), t.text("#signin-reason")
+    assert t.driver.switch_to.active_element.get_attribute("id") == "signin-password", "the password field has focus"
+    field = t.find("#signin-password")
+    field.send_keys("not the password", Keys.ENTER)
+    wait_until(lambda: "does not unlock" in t.text("#signin-error"), message="the wrong-password message")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert not t.on_app()
+    t.screenshot("signin-wrong-password-desktop-light", full=False)
+
+
+def test_sign_in_unlocks_the_store(t):
+    status, health = t.daemon.request("GET", "/healthz", auth=False)
+    assert health["locked"] is True, health
+    t.driver.get(t.base)
+    wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen")
+    t.sign_in()
+    status, health = t.daemon.request("GET", "/healthz", auth=False)
+    assert health["locked"] is False, "signing in unlocked the store"
+    assert t.js("return document.cookie") == "", "the session cookie is HttpOnly: scripts cannot see it"
+    # The rest of the tests start on Henry Smith.
+    status, _ = t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    assert status == 200
+
+
+def test_decade_view_shows_conditions_and_vitals(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    assert t.text("#person-name") == "Henry Smith"
+    label = t.text("#window-label")
+    assert "2001" in label and "2011" in label, label
+    assert t.find('.view-button[data-view="decade"]').get_attribute("aria-pressed") == "true"
+    conditions = t.lane_labels("condition")
+    for name in HENRY_CONDITIONS:
+        assert any(l.startswith(name + ",") for l in conditions), f"{name} on the conditions lane: {conditions}"
+    # The same conditions in words, under "In this window".
+    listed = t.text('.entry-group[data-type="condition"]')
+    for name in HENRY_CONDITIONS:
+        assert name in listed, f"{name} listed"
+    # Vital sign charts: one per vital, blood pressure as one chart of two lines, latest value written.
+    titles = [c.get_attribute("data-title") for c in t.find_all("#vitals .chart")]
+    for title in ["Heart Rate", "BMI", "Blood pressure"]:
+        assert title in titles, f"a {title} chart in {titles}"
+    bp = t.find('#vitals .chart[data-title="Blood pressure"]')
+    assert len(t.find_all("polyline", bp)) == 2, "systolic and diastolic lines"
+    assert "/" in t.find(".latest .value", bp).text and "mmHg" in bp.text, bp.text
+    heart = t.find('#vitals .chart[data-title="Heart Rate"]')
+    assert t.find(".latest .value", heart).text == "72", heart.text
+    assert "Heart Rate" in t.find("svg", heart).get_attribute("aria-label")
+    assert "Total Cholesterol" in [c.get_attribute("data-title") for c in t.find_all("#labs .chart")]
+
+
+def test_switching_views_changes_what_is_shown(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    decade = t.lane_counts()
+    decade_label = t.text("#window-label")
+    t.click(t.find('.view-button[data-view="year"]'))
+    t.wait_rendered("#/year/2011-01-01", t.henry)
+    year = t.lane_counts()
+    assert t.text("#window-label") != decade_label
+    assert "2010" in t.text("#window-label")
+    assert year["result"] < decade["result"], (decade, year)
+    assert t.find('.view-button[data-view="year"]').get_attribute("aria-pressed") == "true"
+    # Hypertension began in 2009: in the 2010 year view it is ongoing, drawn across the window.
+    hypertension = [l for l in t.lane_labels("condition") if l.startswith("Hypertension")]
+    assert hypertension and "ongoing since" in hypertension[0], hypertension
+    t.click(t.find('.view-button[data-view="month"]'))
+    t.wait_rendered("#/month/2011-01-01", t.henry)
+    month = t.lane_counts()
+    assert month != year, (year, month)
+    t.click(t.find('.view-button[data-view="all"]'))
+    t.wait_rendered("#/all", t.henry)
+    assert t.text("#window-label").startswith("Everything"), t.text("#window-label")
+    assert t.lane_counts()["result"] >= decade["result"]
+    assert t.find("#step-back").get_attribute("disabled") is not None, "no stepping in the All view"
+
+
+def test_stepping_back_and_forward(t):
+    t.open("#/year/2011-01-01", t.henry)
+    first = t.text("#window-label")
+    t.click(t.find("#step-back"))
+    t.wait_rendered("#/year/2010-01-01", t.henry)
+    assert "2009" in t.text("#window-label"), t.text("#window-label")
+    t.click(t.find("#step-forward"))
+    t.wait_rendered("#/year/2011-01-01", t.henry)
+    assert t.text("#window-label") == first
+    # The browser's back button returns to the earlier window: the address keeps the state.
+    t.driver.back()
+    t.wait_rendered("#/year/2010-01-01", t.henry)
+    t.driver.forward()
+    t.wait_rendered("#/year/2011-01-01", t.henry)
+    # "Ends on" picks any day.
+    field = t.find("#end-date")
+    t.js("arguments[0].value = '2010-08-31'; arguments[0].dispatchEvent(new Event('change'))", field)
+    t.wait_rendered("#/year/2010-08-31", t.henry)
+
+
+def test_entry_details_open_by_click_and_keyboard(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    mark = [m for m in t.find_all('.lane[data-type="condition"] .mark') if m.get_attribute("aria-label").startswith("Hypertension,")][0]
+    t.click(mark)
+    dialog = t.find("#details")
+    wait_until(lambda: dialog.is_displayed(), message="the details dialog")
+    assert t.text("#details-title") == "Hypertension"
+    body = t.text("#details-body")
+    for expected in ["Condition", "Started", "Aug 25, 2009", "No end recorded", "Status", "SNOMED-CT", "59621000", "ICD-9-CM", "401.9"]:
+        assert expected in body, f"{expected!r} in the details: {body}"
+    t.screenshot("details-desktop-light", full=False)
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not dialog.is_displayed(), message="Escape to close the dialog")
+    assert t.driver.switch_to.active_element == mark, "focus returns to the mark"
+
+    # Keyboard only: the lane is one Tab stop, arrows move along it, Enter opens.
+    first = t.find('.lane[data-type="condition"] .mark[tabindex="0"]')
+    first.send_keys(Keys.END)
+    focused = t.driver.switch_to.active_element
+    assert "mark" in focused.get_attribute("class")
+    focused.send_keys(Keys.ENTER)
+    wait_until(lambda: dialog.is_displayed(), message="Enter to open the details")
+    assert t.text("#details-title") in HENRY_CONDITIONS
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not dialog.is_displayed(), message="the dialog to close")
+
+    # A result with a value: from the list under the timeline.
+    t.click(t.find('.entry-group[data-type="result"] > summary'))
+    row = wait_until(lambda: [r for r in t.find_all('.entry-group[data-type="result"] .entry-row') if "Total Cholesterol" in r.text], message="the results list")[0]
+    value = row.find_element(By.CSS_SELECTOR, ".value").text
+    t.click(row)
+    wait_until(lambda: dialog.is_displayed(), message="details of a result")
+    assert t.text("#details-title") == "Total Cholesterol"
+    assert value in t.text("#details-body") and "LOINC" in t.text("#details-body")
+    t.click(t.find("#details [data-close]"))
+    wait_until(lambda: not dialog.is_displayed(), message="the close button")
+
+
+def test_cluster_lists_its_entries(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    clusters = t.find_all('.lane[data-type="result"] .mark.cluster')
+    assert clusters, "results that fall together are grouped"
+    cluster = clusters[-1]
+    count = int(cluster.text)
+    t.click(cluster)
+    dialog = t.find("#details")
+    wait_until(lambda: dialog.is_displayed(), message="the cluster's list")
+    rows = t.find_all("#details .entry-row")
+    assert len(rows) == count, (len(rows), count)
+    t.click(rows[0])
+    wait_until(lambda: t.find_all("#details [data-back]"), message="an entry from the cluster")
+    t.click(t.find("#details [data-back]"))
+    wait_until(lambda: len(t.find_all("#details .entry-row")) == count, message="back to the list")
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not dialog.is_displayed(), message="the dialog to close")
+
+
+def test_empty_window_offers_the_latest_entry(t):
+    # Henry's record ends in 2012: the year up to now holds only his open conditions and
+    # medications (drawn as bands), and the app says where the latest entry is.
+    t.open("#/year", t.henry)
+    empty = wait_until(lambda: t.find(".timeline-card .empty"), message="the empty state")
+    assert "Nothing new in Henry Smith" in empty.text, empty.text
+    assert t.lane_counts().get("condition") == 4, "the ongoing conditions are still drawn"
+    jump = wait_until(lambda: [b for b in t.find_all(".timeline-card .empty button") if b.text.startswith("Jump to")], message="the jump button")[0]
+    assert "2012" in jump.text, jump.text
+    t.screenshot("empty-window-desktop-light", full=False)
+    t.click(jump)
+    t.wait_rendered("#/year/2012-01-15", t.henry)
+    assert t.lane_counts().get("result", 0) > 0
+    assert not t.find_all(".timeline-card .empty")
+    # A window before the record begins is empty altogether.
+    t.open("#/day/1990-06-01", t.henry)
+    empty = wait_until(lambda: t.find("#timeline .empty"), message="the empty state of an empty window")
+    assert "Nothing in Henry Smith" in empty.text, empty.text
+    wait_until(lambda: [b for b in t.find_all("#timeline .empty button") if b.text == "Show the whole record"], message="the whole-record button")
+
+
+def test_levels_posted_with_sliders_appear_on_day_view(t):
+    t.open("#/day", t.henry)
+    before = t.renders()
+    pain = t.find("#level-pain")
+    t.click(pain)
+    pain.send_keys(Keys.HOME)
+    for _ in range(7):
+        pain.send_keys(Keys.ARROW_RIGHT)
+    mood = t.find("#level-mood")
+    mood.send_keys(Keys.HOME)
+    for _ in range(3):
+        mood.send_keys(Keys.ARROW_RIGHT)
+    energy = t.find("#level-energy")
+    energy.send_keys(Keys.END)
+    energy.send_keys(Keys.ARROW_LEFT)
+    assert t.text("#level-pain-out") == "7" and t.text("#level-mood-out") == "3" and t.text("#level-energy-out") == "9"
+    t.click(t.find('#levels-form button[type="submit"]'))
+    t.wait_rendered("#/day", t.henry, after=before)
+    wait_until(lambda: "Saved at" in t.text("#levels-form .form-note"), message="the saved note")
+    posts = t.lane_labels("post")
+    assert any("Levels: pain 7, mood 3, energy 9" in p for p in posts), posts
+    assert "Levels: pain 7, mood 3, energy 9" in t.text("#posts")
+    stored = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")
+    assert stored["levels"] == {"pain": ["7"], "mood": ["3"], "energy": ["9"]}, stored["levels"]
+
+
+def test_medication_added_then_deleted(t):
+    t.open("#/day", t.henry)
+    t.click(t.find("#new-med > summary"))
+    name = t.find("#med-name")
+    wait_until(lambda: name.is_displayed(), message="the medication form")
+    # An empty name is refused with a message, not posted.
+    t.click(t.find('#med-form button[type="submit"]'))
+    assert "Enter the medication" in t.text("#med-form .form-error"), t.text("#med-form .form-error")
+    before = t.renders()
+    notes_before = t.lane_counts().get("post", 0)
+    name.send_keys("Ibuprofen 200 mg")
+    t.find("#med-dose").send_keys("1 tablet")
+    Select(t.find("#med-freq")).select_by_value("BID")
+    t.click(t.find('#med-form button[type="submit"]'))
+    t.wait_rendered("#/day", t.henry, after=before)
+    wait_until(lambda: "Ibuprofen 200 mg" in t.text("#posts"), message="the medication in the notes")
+    assert "Medication added: Ibuprofen 200 mg (1 tablet, twice a day)" in t.text("#posts"), t.text("#posts")
+    # On the timeline: its own mark, or grouped with the levels posted a moment ago.
+    assert t.lane_counts()["post"] == notes_before + 1, t.lane_counts()
+    t.click(t.find_all('.lane[data-type="post"] .mark')[-1])
+    wait_until(lambda: "Ibuprofen 200 mg" in t.text("#details"), message="the medication behind the last mark")
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not t.find("#details").is_displayed(), message="the dialog to close")
+    # It is now one of the medications to check off.
+    fieldset = wait_until(lambda: [f for f in t.find_all("#regimen-list fieldset") if "Ibuprofen 200 mg" in f.text], message="the regimen entry")[0]
+    assert "added by you" in fieldset.text, fieldset.text
+    choice = [c for c in fieldset.find_elements(By.CSS_SELECTOR, ".choice") if c.text == "As directed"][0]
+    t.click(choice)
+    before = t.renders()
+    t.click(t.find('#regimen-form button[type="submit"]'))
+    t.wait_rendered("#/day", t.henry, after=before)
+    wait_until(lambda: "Ibuprofen 200 mg: as directed" in t.text("#posts"), message="the regimen note")
+    stored = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")
+    assert {"description": "Ibuprofen 200 mg", "dose": "1 tablet", "select-choice-freq": "BID"} in stored["timeline_medications"], stored["timeline_medications"]
+    assert stored["regimens"] and stored["regimens"][-1]["select-choice-by"] in (["AD"], "AD"), stored["regimens"]
+
+    # Delete the medication.
+    row = [li for li in t.find_all("#posts li") if "Medication added: Ibuprofen" in li.text][0]
+    before = t.renders()
+    t.click(row.find_element(By.CSS_SELECTOR, "button"))
+    t.wait_rendered("#/day", t.henry, after=before)
+    wait_until(lambda: "Medication added: Ibuprofen" not in t.text("#posts"), message="the medication to go")
+    stored = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")
+    assert not stored["timeline_medications"], stored["timeline_medications"]
+
+
+def test_second_patient_can_be_selected(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    options = [o.text for o in Select(t.find("#patient-select")).options]
+    assert any(o.startswith("Henry Smith, ") and o.endswith(" years") for o in options), options
+    assert any(o.startswith("Nancy Smith, ") for o in options), options
+    Select(t.find("#patient-select")).select_by_value(t.nancy)
+    t.wait_rendered("#/decade/2011-01-01", t.nancy)
+    assert t.text("#person-name") == "Nancy Smith"
+    assert "Female" in t.text("#person-meta")
+    # The daemon remembers the choice: a reload opens on Nancy.
+    t.driver.refresh()
+    t.wait_rendered("#/decade/2011-01-01", t.nancy)
+    assert Select(t.find("#patient-select")).first_selected_option.get_attribute("value") == t.nancy
+    status, data = t.daemon.request("GET", "/patients.json")
+    assert data["current"] == t.nancy
+    Select(t.find("#patient-select")).select_by_value(t.henry)
+    t.wait_rendered("#/decade/2011-01-01", t.henry)
+
+
+def test_dense_window_stays_responsive(t):
+    """A person with 10,000 entries, all of them in the window: the lanes group them."""
+    dense = [pid for name, pid in t.daemon.patients.items() if name not in ("Henry Smith", "Nancy Smith")][0]
+    t.open("#/decade/2011-01-01", t.henry)
+    start = time.time()
+    t.driver.get(t.base + "#/all")
+    t.wait_rendered("#/all", t.henry)
+    Select(t.find("#patient-select")).select_by_value(dense)
+    t.wait_rendered("#/all", dense, timeout=20)
+    elapsed = time.time() - start
+    counts = t.lane_counts()
+    total = sum(counts.values())
+    marks = len(t.find_all(".timeline .mark"))
+    _, people = t.daemon.request("GET", "/patients.json")
+    entries = [p["entries"] for p in people["patients"] if p["id"] == dense][0]
+    assert entries == 10000, entries
+    assert total >= 5000, counts  # the rest are vital signs, charted below
+    assert marks < 1500, f"{marks} marks drawn for {total} entries"
+    # Switching views stays quick once loaded.
+    t0 = time.time()
+    t.click(t.find('.view-button[data-view="year"]'))
+    t.wait_rendered("#/year", dense)
+    t.click(t.find('.view-button[data-view="all"]'))
+    t.wait_rendered("#/all", dense, timeout=20)
+    switch = time.time() - t0
+    render_ms = t.js("""
+        const t0 = performance.now();
+        window.dispatchEvent(new Event('resize'));
+        document.querySelector('.timeline').style.width = '900px';
+        document.querySelector('.timeline').getBoundingClientRect();
+        return performance.now() - t0;""")
+    print(f"  dense: {entries} entries, {total} on the lanes, {marks} marks, load {elapsed:.2f} s, all→year→all {switch:.2f} s, relayout {render_ms:.0f} ms")
+    assert elapsed < 8 and switch < 8, (elapsed, switch)
+    t.js("document.querySelector('.timeline').style.width = ''")
+    t.screenshot("dense-all-desktop-light", full=False)
+    Select(t.find("#patient-select")).select_by_value(t.henry)
+    t.wait_rendered("#/all", t.henry)
+
+
+def test_import_panel_is_calm_without_sources(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    panel = wait_until(lambda: t.find("#imports").text, message="the import panel")
+    status, data = t.daemon.request("GET", "/imports.json")
+    if status == 404 or not (data or {}).get("sources"):
+        assert "No import sources are set up" in panel, panel
+        assert not t.find("#sync-now").is_displayed(), "no Sync now without a source"
+    else:
+        for source in data["sources"]:
+            assert source["name"] in panel
+
+
+def test_controls_have_names_and_keyboard_reach(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    unnamed = t.js("""
+        const named = (el) => {
+          if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')) return true;
+          if (el.labels && el.labels.length) return true;
+          if (el.closest('label')) return true;
+          return (el.textContent || '').trim().length > 0 || el.title;
+        };
+        return [...document.querySelectorAll('#app button, #app input, #app select, #app a[href], #app summary')]
+          .filter((el) => el.offsetParent !== null && el.type !== 'hidden' && !named(el))
+          .map((el) => el.outerHTML.slice(0, 120));""")
+    assert not unnamed, f"controls without a name: {unnamed}"
+    # Tab from the top reaches the picker, the views, the stepper, a timeline lane and the forms.
+    # From the top of the page: the skip link comes first.
+    t.js("window.scrollTo(0, 0); document.querySelector('.skip-link').focus()")
+    seen = []
+    for _ in range(120):
+        el = t.driver.switch_to.active_element
+        if el.tag_name == "body":
+            break  # past the last control
+        seen.append(el.get_attribute("id") or el.get_attribute("class") or el.tag_name)
+        visible = t.js("""const e = arguments[0]; const s = getComputedStyle(e);
+            return s.outlineStyle !== 'none' || s.boxShadow !== 'none' || e.matches('.choice input');""", el)
+        assert visible, f"focus is visible on {seen[-1]}"
+        el.send_keys(Keys.TAB)
+    joined = " ".join(seen)
+    for wanted in ["skip-link", "patient-select", "sign-out", "lock", "view-button", "step-back", "end-date", "mark", "summary", "level-pain"]:
+        assert wanted in joined, f"Tab reaches {wanted}: {seen}"
+
+
+def test_screenshots_phone_and_desktop_light_and_dark(t):
+    """Writes what a person sees; the run's screenshots are looked at by people."""
+    t.open("#/decade/2011-01-01", t.henry)
+    sizes = [("phone", 390, 844), ("desktop", 1280, 900)]
+    try:
+        for scheme in ("light", "dark"):
+            for name, width, height in sizes:
+                t.browser.viewport(width, height, dark=scheme == "dark")
+                t.open("#/decade/2011-01-01", t.henry)
+                time.sleep(0.3)  # let late resize observers settle
+                overflow = t.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 1, f"{name} {scheme}: the page scrolls sideways by {overflow}px"
+                t.screenshot(f"timeline-{name}-{scheme}", full=False)
+                t.screenshot(f"timeline-{name}-{scheme}-full", full=True)
+                mark = wait_until(lambda: [m for m in t.find_all('.lane[data-type="condition"] .mark') if m.get_attribute("aria-label").startswith("Heart Failure,")], message="the Heart Failure mark")[0]
+                t.click(mark)
+                wait_until(lambda: t.find("#details").is_displayed(), message="details")
+                t.screenshot(f"details-{name}-{scheme}", full=False)
+                t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        # The sign-in screen, on a fresh page without a session (the session stays valid).
+        for scheme in ("light", "dark"):
+            for name, width, height in sizes:
+                t.browser.viewport(width, height, dark=scheme == "dark")
+                t.js("document.getElementById('app').hidden = true; document.getElementById('signin').hidden = false;")
+                t.screenshot(f"signin-{name}-{scheme}", full=False)
+                t.driver.refresh()
+                t.wait_rendered("#/decade/2011-01-01", t.henry)
+    finally:
+        t.browser.viewport(1280, 900, dark=False)
+
+
+def test_sign_out_and_lock(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    t.click(t.find("#sign-out"))
+    wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen after signing out")
+    assert "signed out" in t.text("#signin-reason")
+    session = t.js("return fetch('/session').then((r) => r.json())")
+    assert session == {"signed_in": False, "locked": False}, session
+    t.sign_in()
+    t.wait_rendered("#/decade/2011-01-01", t.henry)
+    t.click(t.find("#lock"))
+    wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen after locking")
+    assert "locked" in t.text("#signin-reason")
+    _, health = t.daemon.request("GET", "/healthz", auth=False)
+    assert health["locked"] is True
+    # Reloading while locked shows the sign-in screen, and signing in unlocks again.
+    t.driver.refresh()
+    wait_until(lambda: t.find("#signin").is_displayed(), message="sign-in after a reload")
+    t.sign_in()
+    t.wait_rendered("#/decade/2011-01-01", t.henry)
+    _, health = t.daemon.request("GET", "/healthz", auth=False)
+    assert health["locked"] is False
+
+
+TESTS = [
+    test_wrong_password_shows_error,
+    test_sign_in_unlocks_the_store,
+    test_decade_view_shows_conditions_and_vitals,
+    test_switching_views_changes_what_is_shown,
+    test_stepping_back_and_forward,
+    test_entry_details_open_by_click_and_keyboard,
+    test_cluster_lists_its_entries,
+    test_empty_window_offers_the_latest_entry,
+    test_levels_posted_with_sliders_appear_on_day_view,
+    test_medication_added_then_deleted,
+    test_second_patient_can_be_selected,
+    test_dense_window_stays_responsive,
+    test_import_panel_is_calm_without_sources,
+    test_controls_have_names_and_keyboard_reach,
+    test_screenshots_phone_and_desktop_light_and_dark,
+    test_sign_out_and_lock,
+]
+
+_ = json  # kept for ad-hoc debugging of payloads

@@ -1,0 +1,278 @@
+"""The pieces the browser tests stand on: the real daemon in a temporary state directory, headless
+Chromium over WebDriver, an attacker's web server on another origin, and small wait helpers."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "correct horse battery staple"
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Daemon:
+    """`hreaderd serve` on a free loopback port, over a store made for the run."""
+
+    def __init__(self, binary, samples, work):
+        self.binary = Path(binary)
+        self.work = Path(work)
+        self.state = self.work / "state"
+        self.password_file = self.work / "password"
+        self.password_file.write_text(PASSWORD + "\n")
+        self.env = dict(os.environ, HREADERD_STATE_DIR=str(self.state), HREADERD_PASSWORD_FILE=str(self.password_file), TZ="UTC")
+        self.samples = Path(samples)
+        self.port = free_port()
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.process = None
+        self.token = None
+        self.log = self.work / "daemon.log"
+
+    def cli(self, *args):
+        result = subprocess.run([str(self.binary), *args], env=self.env, capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            raise RuntimeError(f"hreaderd {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def prepare(self):
+        self.cli("init")
+        self.cli("import-file", str(self.samples / "hreader_hs_henry_smith.json"))
+        self.cli("import-file", str(self.samples / "hreader_ns_nancy_smith.json"))
+        # A family whose members have 10,000 entries each, for the dense-window test.
+        dense = self.work / "dense.ndjson"
+        self.cli("generate-records", "--entries", "10000", "--seed", "7", "--output", str(dense))
+        self.cli("import-file", str(dense))
+        self.token = self.cli("token", "create", "--name", "browser-tests").strip().splitlines()[-1].strip()
+        patients = {}
+        for line in self.cli("patients").splitlines()[1:]:
+            parts = line.split()
+            if len(parts) >= 3:
+                patients[" ".join(parts[1:-2])] = parts[0]
+        self.patients = patients
+
+    def start(self):
+        public = ROOT / "Public" / "timeline"
+        self.log_handle = open(self.log, "w")
+        self.process = subprocess.Popen(
+            [str(self.binary), "serve", "--listen", f"127.0.0.1:{self.port}", "--public-dir", str(public), "--locked"],
+            env=self.env, stdout=self.log_handle, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"hreaderd serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                self.request("GET", "/healthz", auth=False)
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError("hreaderd serve did not answer /healthz within 30 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if getattr(self, "log_handle", None):
+            self.log_handle.close()
+
+    def request(self, method, path, body=None, auth=True):
+        """(status, parsed JSON or None) for a request made with the API token."""
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.origin + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if auth:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(req, timeout=15) as response:
+                raw = response.read()
+                return response.status, (json.loads(raw) if raw else None)
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            try:
+                return error.code, json.loads(raw)
+            except ValueError:
+                return error.code, None
+
+    def api(self, path):
+        status, data = self.request("GET", path)
+        if status != 200:
+            raise AssertionError(f"GET {path} answered {status}: {data}")
+        return data
+
+
+class Browser:
+    """Headless Chromium from Debian, driven by chromedriver through Selenium."""
+
+    def __init__(self, work):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--window-size=1280,900", "--lang=en-US", "--no-first-run", "--no-default-browser-check",
+                    "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                    "--disable-features=Translate,OptimizationHints,MediaRouter",
+                    f"--user-data-dir={Path(work) / 'chromium-profile'}"):
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", log_path=str(Path(work) / "chromedriver.log"),
+                          env=dict(os.environ, TZ="UTC"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_page_load_timeout(30)
+        # Record Content-Security-Policy violations from the first moment of every page.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__cspViolations = [];
+            document.addEventListener('securitypolicyviolation', (e) => {
+              window.__cspViolations.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + (e.lineNumber || ''));
+            });
+        """})
+        self.console = []
+
+    def quit(self):
+        self.driver.quit()
+
+    def drain_console(self):
+        """Console entries since the last call (the browser's log is read once)."""
+        entries = self.driver.get_log("browser")
+        self.console.extend(entries)
+        return entries
+
+    def csp_violations(self):
+        try:
+            return self.driver.execute_script("return window.__cspViolations || []") or []
+        except Exception:
+            return []
+
+    def viewport(self, width, height, dark=False):
+        mobile = width < 600
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+    def full_page_screenshot(self, path):
+        import base64
+        metrics = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+        Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
+class AttackerSite:
+    """A static web server on another port: another origin of the same site (127.0.0.1) and, under
+    the name localhost, another site as well. It serves pages that try to use the daemon."""
+
+    def __init__(self, work, daemon_origin):
+        self.root = Path(work) / "attacker"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.write_pages(daemon_origin)
+        handler = partial(QuietHandler, directory=str(self.root))
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, host, page):
+        return f"http://{host}:{self.port}/{page}"
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def write_pages(self, target):
+        (self.root / "read.html").write_text(READ_PAGE.replace("TARGET", target))
+        (self.root / "post.html").write_text(POST_PAGE.replace("TARGET", target))
+        (self.root / "frame.html").write_text(FRAME_PAGE.replace("TARGET", target))
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+# Tries to read the timeline with the browser's cookies, and to post with fetch; writes what it saw
+# into the page for the test to read back.
+READ_PAGE = """<!doctype html><meta charset="utf-8"><title>running</title>
+<pre id="out">running</pre>
+<script>
+const target = 'TARGET';
+(async () => {
+  const out = {};
+  try {
+    const r = await fetch(target + '/timeline.json?page=all', { credentials: 'include' });
+    out.cors_read = 'READ status=' + r.status + ' body=' + (await r.text()).slice(0, 300);
+  } catch (e) { out.cors_read = 'blocked: ' + e.name; }
+  try {
+    const r = await fetch(target + '/timeline.json?page=all', { credentials: 'include', mode: 'no-cors' });
+    const text = await r.text();
+    out.opaque_read = 'type=' + r.type + ' status=' + r.status + ' length=' + text.length;
+  } catch (e) { out.opaque_read = 'blocked: ' + e.name; }
+  try {
+    const r = await fetch(target + '/timeline.json?key=levels', {
+      method: 'POST', credentials: 'include', mode: 'no-cors',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'pain=9&attack=fetch' });
+    out.fetch_post = 'sent type=' + r.type;
+  } catch (e) { out.fetch_post = 'blocked: ' + e.name; }
+  try {
+    const r = await fetch(target + '/timeline.json?key=levels', {
+      method: 'POST', credentials: 'include',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pain: '9', attack: 'json' }) });
+    out.json_post = 'READ status=' + r.status;
+  } catch (e) { out.json_post = 'blocked: ' + e.name; }
+  document.getElementById('out').textContent = JSON.stringify(out);
+  document.title = 'done';
+})();
+</script>
+"""
+
+# A classic cross-site request forgery: a form that posts itself to the daemon.
+POST_PAGE = """<!doctype html><meta charset="utf-8"><title>form</title>
+<form method="post" action="TARGET/timeline.json?key=levels">
+  <input name="pain" value="10"><input name="attack" value="form">
+</form>
+<script>document.forms[0].submit();</script>
+"""
+
+# Framing the app (clickjacking) must not show it.
+FRAME_PAGE = """<!doctype html><meta charset="utf-8"><title>frame</title>
+<iframe id="f" src="TARGET/timeline/" width="600" height="400"></iframe>
+"""
+
+
+def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
+    deadline = time.time() + timeout
+    last_error = None
+    while time.time() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception as error:  # a stale element while the page redraws, say
+            last_error = error
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {message}" + (f" (last error: {last_error})" if last_error else ""))
+
+
+def make_workdir():
+    return Path(tempfile.mkdtemp(prefix="hreaderd-browser-"))

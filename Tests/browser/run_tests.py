@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""Browser tests of the timeline web app: the real hreaderd daemon with Henry Smith's sample record
+imported, driven in real headless Chromium over WebDriver (Debian's chromium, chromium-driver and
+python3-selenium).
+
+    /usr/bin/python3 Tests/browser/run_tests.py [--only NAME…] [--keep]
+
+Environment: HREADERD_BIN (default .build/debug/hreaderd), HREADERD_SAMPLES (default
+../shared/rhex-samples), HREADERD_SCREENSHOTS (default .build/browser-screenshots).
+Prints one line per test and, last, "N passed, M failed"; exits non-zero when a test failed.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import time
+import traceback
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import ROOT, AttackerSite, Browser, Daemon, make_workdir  # noqa: E402
+import app_tests  # noqa: E402
+import attack_tests  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", help="run only the tests whose names contain one of these words")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (daemon log, store)")
+    args = parser.parse_args()
+
+    binary = Path(os.environ.get("HREADERD_BIN", ROOT / ".build" / "debug" / "hreaderd"))
+    samples = Path(os.environ.get("HREADERD_SAMPLES", ROOT.parent / "shared" / "rhex-samples"))
+    shots = Path(os.environ.get("HREADERD_SCREENSHOTS", ROOT / ".build" / "browser-screenshots"))
+
+    if not (samples / "hreader_hs_henry_smith.json").exists():
+        print(f"browser tests skipped: the sample records are not in {samples} (they live in shared/rhex-samples beside the repository)")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    if not binary.exists():
+        print(f"browser tests: {binary} is missing; build it first (swift build --product hreaderd)")
+        print("0 passed, 1 failed")
+        return 1
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        print("browser tests: python3-selenium is missing (scripts/install-browser-deps.sh installs it)")
+        print("0 passed, 1 failed")
+        return 1
+
+    tests = app_tests.TESTS + attack_tests.TESTS
+    if args.only:
+        tests = [t for t in tests if any(word in t.__name__ for word in args.only)]
+
+    work = make_workdir()
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True, exist_ok=True)
+    daemon = browser = attacker = None
+    passed, failed = 0, 0
+    started = time.time()
+    try:
+        daemon = Daemon(binary, samples, work)
+        daemon.prepare()
+        daemon.start()
+        attacker = AttackerSite(work, daemon.origin)
+        browser = Browser(work)
+        context = app_tests.Context(daemon, browser, attacker, shots)
+        print(f"browser tests: daemon on {daemon.origin}, attacker on port {attacker.port}, screenshots in {shots}")
+        for test in tests:
+            name = test.__name__
+            t0 = time.time()
+            try:
+                test(context)
+                context.check_console(name)
+                passed += 1
+                print(f"PASS {name} ({time.time() - t0:.1f} s)", flush=True)
+            except Exception as error:  # noqa: BLE001 - one failing test must not stop the others
+                failed += 1
+                print(f"FAIL {name} ({time.time() - t0:.1f} s): {error}", flush=True)
+                if not isinstance(error, AssertionError):
+                    traceback.print_exc()
+                try:
+                    browser.driver.save_screenshot(str(shots / f"FAILED-{name}.png"))
+                except Exception:  # noqa: BLE001
+                    pass
+                context.recover()
+    except Exception as error:  # noqa: BLE001 - the harness itself failed
+        failed += 1
+        print(f"FAIL harness: {error}")
+        traceback.print_exc()
+    finally:
+        if browser:
+            try:
+                browser.quit()
+            except Exception:  # noqa: BLE001
+                pass
+        if attacker:
+            attacker.stop()
+        if daemon:
+            daemon.stop()
+            if failed and daemon.log.exists():
+                print("--- daemon log (last lines) ---")
+                print("\n".join(daemon.log.read_text(errors="replace").splitlines()[-30:]))
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"browser tests took {time.time() - started:.0f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
