@@ -3,7 +3,7 @@
 
 import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
-import { formatDate, formatWindow, plural } from './js/format.js';
+import { dayString, formatDate, formatWindow, plural } from './js/format.js';
 import { VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
 import { LANES } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
@@ -125,7 +125,7 @@ async function enterApp() {
   state.signedIn = true;
   ui.boot.hidden = true;
   ui.app.hidden = false;
-  ui.main.focus();
+  ui.main.focus({ preventScroll: true });
   imports.start();
   await loadPatients();
   await loadTimeline();
@@ -200,7 +200,7 @@ function markControls() {
   ui.back.disabled = view === 'all';
   ui.forward.disabled = !canGoLater(state.window);
   ui.now.disabled = view !== 'all' && state.window.end === null;
-  ui.endDate.value = state.window.end || '';
+  ui.endDate.value = state.window.end || (state.window.view === 'all' ? '' : dayString(new Date()));
 }
 
 function recordCount(payload) {
@@ -208,12 +208,13 @@ function recordCount(payload) {
 }
 
 function render(payload) {
+  const started = performance.now();
   const { view } = state.window;
   const person = picker.find(payload.patient.id) || payload.patient;
   ui.name.textContent = payload.patient.name || 'Unnamed';
   ui.meta.textContent = personMeta(person);
   ui.exportLink.href = api.exportURL(payload.patient.id);
-  const label = view === 'all' ? `Everything: ${formatWindow(payload.start_date, payload.end_date, view)}` : formatWindow(payload.start_date, payload.end_date, view);
+  const label = formatWindow(payload.start_date, payload.end_date, view);
   ui.windowLabel.textContent = label;
   document.title = `${payload.patient.name} — ${VIEW_NAMES[view]} — hreaderd`;
 
@@ -242,6 +243,7 @@ function render(payload) {
   // For people nothing; for tests (and scripts) a plain sign that this window is drawn.
   ui.main.dataset.rendered = `${buildHash(state.window)}|${payload.patient.id}`;
   ui.main.dataset.renders = String(Number(ui.main.dataset.renders || 0) + 1);
+  ui.main.dataset.renderMs = String(Math.round(performance.now() - started));
 }
 
 /** "Nothing here": say so, and offer the latest entry and the whole record. */

@@ -222,7 +222,8 @@ def test_switching_views_changes_what_is_shown(t):
     assert month != year, (year, month)
     t.click(t.find('.view-button[data-view="all"]'))
     t.wait_rendered("#/all", t.henry)
-    assert t.text("#window-label").startswith("Everything"), t.text("#window-label")
+    assert t.find('.view-button[data-view="all"]').get_attribute("aria-pressed") == "true"
+    assert t.text("#window-label").startswith("Jan 5, 2008"), t.text("#window-label")  # Henry's first entry
     assert t.lane_counts()["result"] >= decade["result"]
     assert t.find("#step-back").get_attribute("disabled") is not None, "no stepping in the All view"
 
@@ -441,15 +442,11 @@ def test_dense_window_stays_responsive(t):
     t.click(t.find('.view-button[data-view="all"]'))
     t.wait_rendered("#/all", dense, timeout=20)
     switch = time.time() - t0
-    render_ms = t.js("""
-        const t0 = performance.now();
-        window.dispatchEvent(new Event('resize'));
-        document.querySelector('.timeline').style.width = '900px';
-        document.querySelector('.timeline').getBoundingClientRect();
-        return performance.now() - t0;""")
-    print(f"  dense: {entries} entries, {total} on the lanes, {marks} marks, load {elapsed:.2f} s, all→year→all {switch:.2f} s, relayout {render_ms:.0f} ms")
+    # The app's own measure of drawing the window (lanes, charts, lists) from the payload.
+    render_ms = int(t.js("return document.getElementById('main').dataset.renderMs"))
+    print(f"  dense: {entries} entries, {total} on the lanes, {marks} marks, load {elapsed:.2f} s, all→year→all {switch:.2f} s, drawing {render_ms} ms")
     assert elapsed < 8 and switch < 8, (elapsed, switch)
-    t.js("document.querySelector('.timeline').style.width = ''")
+    assert render_ms < 1000, f"drawing took {render_ms} ms"
     t.screenshot("dense-all-desktop-light", full=False)
     Select(t.find("#patient-select")).select_by_value(t.henry)
     t.wait_rendered("#/all", t.henry)

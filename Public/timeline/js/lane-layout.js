@@ -19,6 +19,8 @@ const LASTING_TYPES = new Set(['condition', 'medication', 'allergy']);
 
 /** Bands narrower than this share of the window are drawn as points. */
 const MIN_BAND_FRACTION = 0.008;
+/** Marks closer than this (in pixels) are grouped into one counted mark. */
+const MARK_GAP_PX = 34;
 
 /**
  * One item per entry: {entry, t (its date), start, end, band, openStart, openEnd, ongoing}.
@@ -61,7 +63,7 @@ export function itemsFor(entries, ongoing, windowStart, windowEnd) {
  * Returns {rows: [[band…]…], hiddenBands, clusters: [{items, x, t0, t1}]}; x and band.x0/x1 are 0…1.
  * A band carries `labelAt`: 'inside', 'after' or 'before' its bar.
  */
-export function layoutLane(items, windowStart, windowEnd, trackPx, { maxRows = 6, overflowAsPoints = false, labelOf = (i) => i.entry.description || '' } = {}) {
+export function layoutLane(items, windowStart, windowEnd, trackPx, { maxRows = 6, overflowAsPoints = false, labelWidth = (i) => 8 * (i.entry.description || '').length } = {}) {
   const span = Math.max(1, windowEnd - windowStart);
   const px = Math.max(120, trackPx);
   const frac = (t) => Math.min(1, Math.max(0, (t - windowStart) / span));
@@ -77,7 +79,9 @@ export function layoutLane(items, windowStart, windowEnd, trackPx, { maxRows = 6
     band.x0 = frac(band.start);
     band.x1 = frac(band.end);
     const barPx = (band.x1 - band.x0) * px;
-    const textPx = Math.min(20 + labelOf(band).length * 7.6, 260) / px;
+    band.labelPx = Math.min(Math.ceil(labelWidth(band)) + 2, 280);
+    const labelPx = band.labelPx + 18; // the bar's padding, or the gap beside it
+    const textPx = labelPx / px;
     let occupied0 = band.x0;
     let occupied1 = band.x1;
     if (barPx >= textPx * px) band.labelAt = 'inside';
@@ -101,11 +105,11 @@ export function layoutLane(items, windowStart, windowEnd, trackPx, { maxRows = 6
   // Points (and, past the row limit, bands at their start) are grouped when closer than a mark.
   const spots = points.map((i) => ({ item: i, t: i.t }));
   if (overflowAsPoints) for (const band of overflow) spots.push({ item: band, t: band.start });
-  const sorted = spots.sort((a, b) => a.t - b.t);
-  const gap = 30 / px;
+  spots.sort((a, b) => a.t - b.t);
+  const gap = MARK_GAP_PX / px;
   const clusters = [];
   let current = null;
-  for (const spot of sorted) {
+  for (const spot of spots) {
     const x = frac(spot.t);
     if (current && x - current.x0 < gap) {
       current.items.push(spot.item);
@@ -116,6 +120,16 @@ export function layoutLane(items, windowStart, windowEnd, trackPx, { maxRows = 6
       clusters.push(current);
     }
   }
+  // Each mark at the middle of what it holds, then nudged apart so that no two overlap.
   for (const cluster of clusters) cluster.x = (cluster.x0 + cluster.x1) / 2;
+  const edge = 12 / px;
+  for (let i = 0; i < clusters.length; i++) {
+    const min = i === 0 ? edge : clusters[i - 1].x + gap;
+    clusters[i].x = Math.max(clusters[i].x, min);
+  }
+  for (let i = clusters.length - 1; i >= 0; i--) {
+    const max = i === clusters.length - 1 ? 1 - edge : clusters[i + 1].x - gap;
+    clusters[i].x = Math.min(clusters[i].x, max);
+  }
   return { rows, hiddenBands, overflow, clusters };
 }

@@ -77,9 +77,9 @@ export class TimelineView {
 
   renderLane(lane, items, count, ws, we, trackPx, tickList) {
     const expanded = this.expanded.has(lane.type);
-    const labelOf = (item) => item.entry.description || '';
+    const labelWidth = (item) => measure(item.entry.description || lane.one);
     // Past 40 rows even an expanded lane groups what is left with the points.
-    const layout = layoutLane(items, ws, we, trackPx, { maxRows: expanded ? 40 : 6, overflowAsPoints: expanded, labelOf });
+    const layout = layoutLane(items, ws, we, trackPx, { maxRows: expanded ? 40 : 6, overflowAsPoints: expanded, labelWidth });
     const laneName = lane.name;
     const label = h('div', { class: 'lane-label' },
       h('span', { class: 'swatch', 'aria-hidden': 'true' }),
@@ -89,7 +89,7 @@ export class TimelineView {
       const more = h('button', {
         type: 'button', class: 'button quiet small lane-more', 'aria-expanded': String(expanded),
         onclick: () => { if (expanded) this.expanded.delete(lane.type); else this.expanded.add(lane.type); this.render(this.data); },
-      }, expanded ? 'Fewer' : `+${layout.hiddenBands} more`);
+      }, expanded ? 'Show fewer' : `+${layout.hiddenBands.toLocaleString()} more`);
       label.append(more);
     }
 
@@ -111,6 +111,7 @@ export class TimelineView {
           'data-id': band.entry.id,
           tabindex: '-1',
         }, h('span', { class: 'band-text', 'aria-hidden': 'true' }, band.entry.description || lane.one));
+        if (band.labelAt !== 'inside') el.firstChild.style.maxWidth = `${band.labelPx}px`;
         el.style.left = `${(band.x0 * 100).toFixed(3)}%`;
         el.style.width = `max(6px, ${((band.x1 - band.x0) * 100).toFixed(3)}%)`;
         el.style.top = `${6 + rowIndex * ROW_H}px`;
@@ -128,7 +129,7 @@ export class TimelineView {
       } else {
         const text = clusterLabel(cluster, lane, we - ws <= 8 * 86400);
         el = h('button', { type: 'button', class: 'mark cluster', 'aria-label': text, title: text, tabindex: '-1' },
-          cluster.items.length > 999 ? '999+' : String(cluster.items.length));
+          cluster.items.length > 999 ? '1k+' : String(cluster.items.length));
       }
       el.style.left = `${(cluster.x * 100).toFixed(3)}%`;
       el.style.top = `${pointTop}px`;
@@ -157,6 +158,24 @@ export class TimelineView {
 
     return h('div', { class: 'lane', 'data-type': lane.type, 'data-count': String(count) }, label, track);
   }
+}
+
+// Band labels are measured with the font they are drawn in, so that packing leaves them room.
+let measureContext = null;
+let measureFont = '';
+function measure(text) {
+  if (!measureContext) {
+    measureContext = document.createElement('canvas').getContext('2d');
+    const probe = document.createElement('span');
+    probe.className = 'mark band';
+    probe.hidden = true;
+    document.body.append(probe);
+    const style = getComputedStyle(probe);
+    measureFont = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    probe.remove();
+  }
+  measureContext.font = measureFont;
+  return measureContext.measureText(text).width;
 }
 
 function bandLabel(band, lane) {
