@@ -456,12 +456,74 @@ def test_import_panel_is_calm_without_sources(t):
     t.open("#/decade/2011-01-01", t.henry)
     panel = wait_until(lambda: t.find("#imports").text, message="the import panel")
     status, data = t.daemon.request("GET", "/imports.json")
-    if status == 404 or not (data or {}).get("sources"):
-        assert "No import sources are set up" in panel, panel
+    rhex = [source for source in (data or {}).get("sources", []) if source.get("kind") != "file"]
+    if status == 404 or not rhex:
+        assert "No RHEx servers are set up" in panel, panel
         assert not t.find("#sync-now").is_displayed(), "no Sync now without a source"
     else:
-        for source in data["sources"]:
+        for source in rhex:
             assert source["name"] in panel
+
+
+FAKE_IMPORTS = """
+(() => {
+  const data = DATA;
+  const realFetch = window.fetch.bind(window);
+  window.__syncRequests = [];
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (url.origin === location.origin && url.pathname === '/imports.json') {
+      return new Response(JSON.stringify(data), { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    }
+    if (url.origin === location.origin && url.pathname === '/imports' && init.method === 'POST') {
+      window.__syncRequests.push(String(init.body || ''));
+      return new Response('{"jobs": []}', { status: 202, headers: { 'Content-Type': 'application/json' } });
+    }
+    return realFetch(input, init);
+  };
+})();
+"""
+
+
+def test_import_panel_shows_progress_errors_and_sign_in(t):
+    """The panel against the shape of GET /imports.json, answered in the page by a stand-in for the
+    daemon (sources that sync, fail and need a new sign-in are not set up here)."""
+    now = int(time.time())
+    data = {
+        "sources": [
+            {"name": "files", "kind": "file", "state": "ok", "last_error": None, "last_sync_at": now - 3600},
+            {"name": "clinic", "kind": "rhex", "state": "ok", "last_error": None, "last_sync_at": now - 7200},
+            {"name": "hospital", "kind": "rhex", "state": "needs_sign_in", "last_error": "invalid_grant", "last_sync_at": None},
+            {"name": "lab", "kind": "rhex", "state": "ok", "last_error": "connection refused", "last_sync_at": None},
+        ],
+        "jobs": [
+            {"id": 3, "source": "clinic", "state": "running", "progress_done": 12, "progress_total": 40, "attempts": 1, "last_error": None, "next_run_at": None},
+            {"id": 2, "source": "hospital", "state": "needs_sign_in", "progress_done": 0, "progress_total": None, "attempts": 1, "last_error": "invalid_grant", "next_run_at": None},
+            {"id": 1, "source": "lab", "state": "failed", "progress_done": 0, "progress_total": None, "attempts": 3, "last_error": "connection refused", "next_run_at": now + 600},
+        ],
+    }
+    script = t.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_IMPORTS.replace("DATA", json.dumps(data))})
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        wait_until(lambda: t.find_all('#imports .source[data-source="clinic"]'), message="the sources")
+        clinic = t.find('#imports .source[data-source="clinic"]')
+        assert "Syncing" in clinic.text and "Importing: 12 of 40 records" in clinic.text, clinic.text
+        bar = t.find("progress", clinic)
+        assert bar.get_attribute("value") == "12" and bar.get_attribute("max") == "40"
+        hospital = t.find('#imports .source[data-source="hospital"]').text
+        assert "Needs sign-in" in hospital and "sign in again" in hospital, hospital
+        lab = t.find('#imports .source[data-source="lab"]').text
+        assert "Failed" in lab and "after 3 attempts: connection refused" in lab, lab
+        assert not t.find_all('#imports .source[data-source="files"]'), "the files source is not a server to sync"
+        sync = t.find("#sync-now")
+        assert sync.is_displayed()
+        t.click(sync)
+        wait_until(lambda: t.js("return window.__syncRequests.length") == 1, message="Sync now to post /imports")
+        t.js("document.getElementById('imports').scrollIntoView()")
+        t.screenshot("imports-desktop-light", full=False)
+    finally:
+        t.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    t.open("#/decade/2011-01-01", t.henry)
 
 
 def test_controls_have_names_and_keyboard_reach(t):
@@ -563,6 +625,7 @@ TESTS = [
     test_second_patient_can_be_selected,
     test_dense_window_stays_responsive,
     test_import_panel_is_calm_without_sources,
+    test_import_panel_shows_progress_errors_and_sign_in,
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,
     test_sign_out_and_lock,

@@ -53,10 +53,13 @@ export class ImportsPanel {
       this.schedule(SLOW_POLL);
       return;
     }
-    const sources = data?.sources || [];
-    const jobs = data?.jobs || [];
+    // The built-in source of `hreaderd import-file` (kind "file") cannot be synced from here.
+    const all = data?.sources || [];
+    const sources = all.filter((source) => source.kind !== 'file');
+    const files = all.find((source) => source.kind === 'file');
+    const jobs = (data?.jobs || []).map((job) => ({ ...job, source: job.source ?? job.source_name }));
     if (!sources.length && !jobs.length) {
-      this.renderNone();
+      this.renderNone(files);
       this.schedule(SLOW_POLL);
       return;
     }
@@ -68,11 +71,13 @@ export class ImportsPanel {
     this.schedule(active ? FAST_POLL : SLOW_POLL);
   }
 
-  renderNone() {
+  renderNone(files) {
     this.button.hidden = true;
     clear(this.root).append(h('div', { class: 'calm' },
-      h('p', null, 'No import sources are set up.'),
-      h('p', { class: 'small' }, 'Records in this store came from files. To pull records from an RHEx server, add a source on the command line:'),
+      h('p', null, 'No RHEx servers are set up.'),
+      h('p', { class: 'small' },
+        files?.last_sync_at ? `Records came from files, last imported ${relative(files.last_sync_at)}. ` : 'Records in this store came from files. ',
+        'To pull records from an RHEx server, add it on the command line:'),
       h('p', { class: 'small' }, h('code', null, 'hreaderd source add NAME --url …'))));
   }
 
@@ -102,11 +107,12 @@ export class ImportsPanel {
     if (source.state === 'needs_sign_in') {
       item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Renew the source’s sign-in with ', h('code', null, `hreaderd source add ${source.name} …`), '.'));
     }
-    if (source.last_error && source.state !== 'needs_sign_in') item.append(h('p', { class: 'small error-text' }, source.last_error));
-    for (const job of latest.slice(0, 3)) {
-      if (job.state === 'done' && job !== latest[0]) continue;
-      item.append(renderJob(job));
-    }
+    const newest = latest[0];
+    const jobSaysIt = newest && (newest.state === 'failed' || newest.state === 'needs_sign_in');
+    if (source.last_error && source.state !== 'needs_sign_in' && !jobSaysIt) item.append(h('p', { class: 'small error-text' }, source.last_error));
+    // The running job, else the newest one (a needs-sign-in job is said above already).
+    const shown = active || newest;
+    if (shown && !(shown.state === 'needs_sign_in' && source.state === 'needs_sign_in')) item.append(renderJob(shown));
     return item;
   }
 
