@@ -526,6 +526,47 @@ def test_import_panel_shows_progress_errors_and_sign_in(t):
     t.open("#/decade/2011-01-01", t.henry)
 
 
+FLAKY_TIMELINE = """
+(() => {
+  const realFetch = window.fetch.bind(window);
+  let failures = 1;
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (url.pathname === '/timeline.json' && url.searchParams.get('page') === 'month' && failures > 0) {
+      failures -= 1;
+      return new Response('{"error": {"code": "internal_error", "message": "Something went wrong."}}',
+        { status: 500, headers: { 'Content-Type': 'application/json' } });
+    }
+    return realFetch(input, init);
+  };
+})();
+"""
+
+
+def test_errors_say_what_to_do(t):
+    """A failed load says so with a way to try again; a lost session returns to the sign-in."""
+    script = t.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FLAKY_TIMELINE})
+    try:
+        t.open("#/year/2011-01-01", t.henry)
+        t.click(t.find('.view-button[data-view="month"]'))
+        status = wait_until(lambda: t.find("#status.error"), message="the error message")
+        assert "Could not load the timeline: Something went wrong." in status.text, status.text
+        t.click(t.find("#status.error button"))
+        t.wait_rendered("#/month/2011-01-01", t.henry)
+        assert not t.find("#status").text, t.find("#status").text
+    finally:
+        t.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    # The session ends behind the app's back (here: the cookie goes): the next request returns to
+    # the sign-in screen, which says why; signing in again comes back to the same window.
+    t.allowed_console = ["/timeline.json?page=year", "/imports.json - Failed to load resource: the server responded with a status of 401"]
+    t.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    t.click(t.find('.view-button[data-view="year"]'))
+    wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen")
+    assert "session ended" in t.text("#signin-reason"), t.text("#signin-reason")
+    t.sign_in()
+    t.wait_rendered("#/year/2011-01-01", t.henry)
+
+
 def test_controls_have_names_and_keyboard_reach(t):
     t.open("#/decade/2011-01-01", t.henry)
     unnamed = t.js("""
@@ -626,6 +667,7 @@ TESTS = [
     test_dense_window_stays_responsive,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
+    test_errors_say_what_to_do,
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,
     test_sign_out_and_lock,

@@ -8,6 +8,7 @@ const timeFormat = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2
 const monthFormat = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric' });
 const shortMonthFormat = new Intl.DateTimeFormat(locale, { month: 'short' });
 const weekdayFormat = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' });
+const shortDayFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' });
 const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
 
 export const toDate = (seconds) => new Date(seconds * 1000);
@@ -26,15 +27,21 @@ export function formatTime(seconds) {
 
 /** A window as a short range: "2 Jan 2001 – 1 Jan 2011", or one day with times. */
 export function formatWindow(start, end, view) {
-  if (view === 'day') return `${weekdayFormat.format(toDate(end))}, ${new Date(end * 1000).getFullYear()}`;
+  const last = toDate(end);
+  const wholeDay = last.getHours() === 23 && last.getMinutes() === 59;
+  if (view === 'day' && wholeDay) return `${weekdayFormat.format(last)}, ${last.getFullYear()}`;
+  if (view === 'day' || view === 'week') {
+    const short = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    if (!wholeDay) return `${short.format(toDate(start))} – ${short.format(last)}`;
+  }
   return `${formatDate(start)} – ${formatDate(end)}`;
 }
 
 /** Axis labels, coarser as the step grows. */
 export function formatTick(date, unit) {
   switch (unit) {
-    case 'hour': return timeFormat.format(date);
-    case 'day': return weekdayFormat.format(date);
+    case 'hour': return date.getHours() === 0 ? shortDayFormat.format(date) : timeFormat.format(date);
+    case 'day': return shortDayFormat.format(date);
     case 'month': return date.getMonth() === 0 ? String(date.getFullYear()) : shortMonthFormat.format(date);
     case 'quarter': return monthFormat.format(date);
     default: return String(date.getFullYear());

@@ -55,7 +55,7 @@ export class TimelineView {
       return { marks: 0 };
     }
 
-    const tickList = ticks(ws, we, Math.max(2, Math.floor(trackPx / 95)));
+    const tickList = ticks(ws, we, Math.max(2, Math.floor(trackPx / 80)));
     const axis = h('div', { class: 'axis', 'aria-hidden': 'true' });
     tickList.forEach((tick, index) => {
       const x = (tick.t - ws) / (we - ws);
