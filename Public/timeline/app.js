@@ -314,9 +314,10 @@ function renderNoPatients() {
 async function deletePost(post) {
   try {
     await api.deletePost(post.id);
-    showStatus('Deleted.');
     await loadTimeline();
     showStatus('Deleted.');
+    // The button that was pressed is gone: keep the keyboard in the same place.
+    if (!document.activeElement || document.activeElement === document.body) $('#posts-heading').focus();
   } catch (error) {
     showError(`Could not delete: ${error.message}`);
     throw error;

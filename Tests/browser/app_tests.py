@@ -350,6 +350,14 @@ def test_levels_posted_with_sliders_appear_on_day_view(t):
     assert "Levels: pain 7, mood 3, energy 9" in t.text("#posts")
     stored = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")
     assert stored["levels"] == {"pain": ["7"], "mood": ["3"], "energy": ["9"]}, stored["levels"]
+    # Its details, from the timeline.
+    t.click(t.find('.lane[data-type="post"] .mark'))
+    wait_until(lambda: t.find("#details").is_displayed(), message="the note's details")
+    assert t.text("#details-title") == "Levels", t.text("#details-title")
+    body = t.text("#details-body")
+    assert "Recorded by you" in body and "Pain" in body and "Delete this note" in body, body
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not t.find("#details").is_displayed(), message="the dialog to close")
 
 
 def test_medication_added_then_deleted(t):

@@ -138,6 +138,8 @@ class Browser:
                           env=dict(os.environ, TZ="UTC"))
         self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_page_load_timeout(30)
+        # The daemon runs in UTC; so does the page, whatever the machine's zone.
+        self.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
         # Record Content-Security-Policy violations from the first moment of every page.
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
             window.__cspViolations = [];
