@@ -55,15 +55,14 @@ const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient
 setUpForms({
   post: (key, data) => api.post(key, data, state.patientId),
   onPosted: (stored) => {
-    if (state.window.end === null && state.window.view !== 'all') {
-      loadTimeline();
-    } else if (state.window.view === 'all') {
+    const shown = state.payload;
+    // A window that ends now (or later) shows the post once reloaded.
+    if (!shown || state.window.end === null || (stored.created_at >= shown.start_date && stored.created_at <= shown.end_date)) {
       loadTimeline();
     } else {
       // The post is dated now, outside the window shown: say where it went.
       showStatus(h('span', null, 'Saved. It is on today’s timeline. ',
         h('button', { type: 'button', class: 'button small', onclick: () => go({ view: 'day', end: null }) }, 'Show today')));
-      void stored;
     }
   },
 });

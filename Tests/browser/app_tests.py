@@ -360,6 +360,20 @@ def test_levels_posted_with_sliders_appear_on_day_view(t):
     wait_until(lambda: not t.find("#details").is_displayed(), message="the dialog to close")
 
 
+def test_post_from_a_past_window_says_where_it_went(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    t.click(t.find('#levels-form button[type="submit"]'))
+    status = wait_until(lambda: t.find("#status button"), message="the note about today's timeline")
+    assert "It is on today" in t.text("#status"), t.text("#status")
+    before = t.renders()
+    t.click(status)
+    t.wait_rendered("#/day", t.henry, after=before)
+    latest = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")["timeline_entries"][-1]
+    assert latest["type"] == "levels"
+    status, _ = t.daemon.request("DELETE", f"/timeline/entries/{latest['id']}")
+    assert status == 204
+
+
 def test_medication_added_then_deleted(t):
     t.open("#/day", t.henry)
     t.click(t.find("#new-med > summary"))
@@ -670,6 +684,7 @@ TESTS = [
     test_cluster_lists_its_entries,
     test_empty_window_offers_the_latest_entry,
     test_levels_posted_with_sliders_appear_on_day_view,
+    test_post_from_a_past_window_says_where_it_went,
     test_medication_added_then_deleted,
     test_second_patient_can_be_selected,
     test_dense_window_stays_responsive,
