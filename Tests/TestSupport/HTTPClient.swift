@@ -22,6 +22,7 @@ public struct HTTPTestClient: Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     public let host: String

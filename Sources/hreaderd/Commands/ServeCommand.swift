@@ -77,9 +77,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         logger.info(gate.isLocked ? "the store is locked: sign in at the web app" : "the store is unlocked")
         let idleLockTask = Task { await app.runIdleLock() }
+        let supervisor = ServiceSupervisor(environment: global.environment, logger: logger)
+        supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
+        let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
 
         let signal = await ShutdownSignal.wait()
+        supervisor.stopping()
         logger.info("stopping (signal \(signal)); finishing requests in flight")
+        supervisorTask.cancel()
         idleLockTask.cancel()
         await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         gate.lock()
@@ -101,6 +106,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let unixSocket { result.append(.unix(path: unixSocket)) }
         return result
+    }
+
+    /// A port the watchdog's probe can reach on 127.0.0.1 (an IPv4 loopback or wildcard listener).
+    static func loopbackPort(_ addresses: [SocketAddress]) -> Int? {
+        addresses.first { address in
+            guard case .v4 = address, let ip = address.ipAddress else { return false }
+            return ip == "127.0.0.1" || ip == "0.0.0.0"
+        }?.port
     }
 
     static func describe(_ address: SocketAddress) -> String {

@@ -1,0 +1,46 @@
+# hreaderd: build, test, install.
+#   make                 release build
+#   make test            every test (same as scripts/test.sh and CI)
+#   make bench           the benchmarks, with their figures
+#   make install         install the binary, the web app and the systemd units
+#                        (PREFIX=/usr/local, DESTDIR= for staging, UNITDIR=$(PREFIX)/lib/systemd/system)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/hreaderd
+DOCDIR ?= $(PREFIX)/share/doc/hreaderd
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SWIFT ?= swift
+
+.PHONY: all build test bench install uninstall
+
+all: build
+
+build:
+	scripts/install-deps.sh
+	$(SWIFT) build -c release --product hreaderd
+
+test:
+	scripts/test.sh
+
+bench:
+	scripts/bench.sh
+
+install: build
+	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/timeline $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 .build/release/hreaderd $(DESTDIR)$(BINDIR)/hreaderd
+	cp -R Public/timeline/. $(DESTDIR)$(DATADIR)/timeline/
+	find $(DESTDIR)$(DATADIR)/timeline -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
+	sed 's|/usr/local/bin/hreaderd|$(BINDIR)/hreaderd|; s|/usr/local/share/doc/hreaderd|$(DOCDIR)|' systemd/hreaderd.service \
+		> $(DESTDIR)$(UNITDIR)/hreaderd.service
+	install -m 0644 systemd/hreaderd.socket $(DESTDIR)$(UNITDIR)/hreaderd.socket
+	chmod 0644 $(DESTDIR)$(UNITDIR)/hreaderd.service
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	@# The service's own user; only on a real install, not into a staging DESTDIR.
+	@if [ -z "$(DESTDIR)" ] && ! getent passwd hreaderd >/dev/null; then \
+		useradd --system --home-dir /var/lib/hreaderd --no-create-home --shell /usr/sbin/nologin hreaderd; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/hreaderd $(DESTDIR)$(UNITDIR)/hreaderd.service $(DESTDIR)$(UNITDIR)/hreaderd.socket
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
