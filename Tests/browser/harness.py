@@ -262,6 +262,10 @@ FRAME_PAGE = """<!doctype html><meta charset="utf-8"><title>frame</title>
 """
 
 
+class Skip(Exception):
+    """A test that cannot check what it is for, with the reason (counted as skipped)."""
+
+
 def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
     deadline = time.time() + timeout
     last_error = None

@@ -21,7 +21,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import ROOT, AttackerSite, Browser, Daemon, make_workdir  # noqa: E402
+from harness import ROOT, AttackerSite, Browser, Daemon, Skip, make_workdir  # noqa: E402
 import app_tests  # noqa: E402
 import attack_tests  # noqa: E402
 
@@ -59,7 +59,7 @@ def main():
     shutil.rmtree(shots, ignore_errors=True)
     shots.mkdir(parents=True, exist_ok=True)
     daemon = browser = attacker = None
-    passed, failed = 0, 0
+    passed, failed, skipped = 0, 0, 0
     started = time.time()
     try:
         daemon = Daemon(binary, samples, work)
@@ -77,6 +77,10 @@ def main():
                 context.check_console(name)
                 passed += 1
                 print(f"PASS {name} ({time.time() - t0:.1f} s)", flush=True)
+            except Skip as reason:
+                skipped += 1
+                print(f"SKIP {name}: {reason}", flush=True)
+                context.recover()
             except Exception as error:  # noqa: BLE001 - one failing test must not stop the others
                 failed += 1
                 print(f"FAIL {name} ({time.time() - t0:.1f} s): {error}", flush=True)
@@ -109,7 +113,7 @@ def main():
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"browser tests took {time.time() - started:.0f} s")
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 1 if failed else 0
 
 
