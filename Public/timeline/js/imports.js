@@ -7,6 +7,13 @@ import { relative, formatDateTime } from './format.js';
 const ACTIVE = new Set(['queued', 'running']);
 const FAST_POLL = 2000;
 const SLOW_POLL = 60000;
+/**
+ * Every authenticated request counts as activity for the daemon's idle lock, so the panel polls only
+ * while the person is here: the page is visible and they used it in the last few minutes. A tab left
+ * open does not keep the store unlocked.
+ */
+const AWAY_AFTER_MS = 5 * 60 * 1000;
+let lastUse = Date.now();
 
 export class ImportsPanel {
   constructor(root, button, { api, onImported }) {
@@ -17,10 +24,17 @@ export class ImportsPanel {
     this.timer = 0;
     this.running = false;
     this.lastDone = null;
+    this.paused = false;
     button.addEventListener('click', () => this.syncNow());
-    document.addEventListener('visibilitychange', () => {
-      if (!document.hidden && this.running) this.refresh();
-    });
+    const back = () => {
+      lastUse = Date.now();
+      if (this.paused && this.running && !document.hidden) {
+        this.paused = false;
+        this.refresh();
+      }
+    };
+    for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart']) document.addEventListener(type, back, { passive: true });
+    document.addEventListener('visibilitychange', back);
   }
 
   start() {
@@ -40,6 +54,10 @@ export class ImportsPanel {
 
   async refresh() {
     if (!this.running) return;
+    if (document.hidden || Date.now() - lastUse > AWAY_AFTER_MS) {
+      this.paused = true; // resumes on the next use of the page
+      return;
+    }
     let data;
     try {
       data = await this.api.imports();
