@@ -7,7 +7,7 @@ import { dayString, formatDate, formatWindow, plural } from './js/format.js';
 import { VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
 import { LANES } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
-import { ChartGrid, vitalCharts, labCharts } from './js/vitals-chart.js';
+import { ChartGrid, vitalCharts, labCharts, levelCharts } from './js/vitals-chart.js';
 import { EntryDetails } from './js/entry-details.js';
 import { EntryLists } from './js/entry-list.js';
 import { PostsList } from './js/posts.js';
@@ -46,6 +46,7 @@ const details = new EntryDetails($('#details'), { onDeletePost: deletePost });
 const timeline = new TimelineView($('#timeline'), { onOpen: (group, el) => details.open(group, el) });
 const vitals = new ChartGrid($('#vitals'));
 const labs = new ChartGrid($('#labs'));
+const levelsChart = new ChartGrid($('#levels-chart'));
 const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
 const posts = new PostsList($('#posts'), { onDelete: deletePost });
 const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { state.overview.clear(); loadPatients().then(loadTimeline); } });
@@ -238,6 +239,7 @@ function render(payload) {
   ui.labsCard.hidden = labCharted.length === 0;
   lists.render(payload);
   posts.render(payload.timeline_entries || []);
+  levelsChart.render(levelCharts(payload.timeline_entries), '');
   renderRegimen(currentMedications(payload));
   // For people nothing; for tests (and scripts) a plain sign that this window is drawn.
   ui.main.dataset.rendered = `${buildHash(state.window)}|${payload.patient.id}`;

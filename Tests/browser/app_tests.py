@@ -365,6 +365,16 @@ def test_levels_posted_with_sliders_appear_on_day_view(t):
     assert "Levels: pain 7, mood 3, energy 9" in t.text("#posts")
     stored = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")
     assert stored["levels"] == {"pain": ["7"], "mood": ["3"], "energy": ["9"]}, stored["levels"]
+    # A second entry makes a chart of the levels, written out as well as drawn.
+    before = t.renders()
+    t.click(t.find('#levels-form button[type="submit"]'))
+    t.wait_rendered("#/day", t.henry, after=before)
+    chart = wait_until(lambda: t.find('#levels-chart .chart'), message="the levels chart")
+    assert "pain 7 · mood 3 · energy 9" in chart.text, chart.text
+    assert len(t.find_all("polyline", chart)) == 3, "pain, mood and energy"
+    latest = t.daemon.api(f"/timeline.json?page=day&patient={t.henry}")["timeline_entries"][-1]
+    t.daemon.request("DELETE", f"/timeline/entries/{latest['id']}")
+    t.open("#/day", t.henry)
     # Its details, from the timeline.
     t.click(t.find('.lane[data-type="post"] .mark'))
     wait_until(lambda: t.find("#details").is_displayed(), message="the note's details")

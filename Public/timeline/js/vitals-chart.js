@@ -3,7 +3,7 @@
 // the lowest and highest values and the first and last dates are written out.
 
 import { h, s, clear, debounce } from './dom.js';
-import { formatDate, formatNumber, prettyUnit, plural } from './format.js';
+import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
 
 const HEIGHT = 84;
 const PAD = { top: 10, right: 44, bottom: 20, left: 6 };
@@ -48,6 +48,28 @@ export function labCharts(results) {
   return charts.sort((a, b) => a.title.localeCompare(b.title));
 }
 
+/** The user's own levels (pain, mood, energy) over the window, when posted more than once. */
+export function levelCharts(posts) {
+  const names = ['pain', 'mood', 'energy'];
+  const series = names.map((name, i) => ({ name: name[0].toUpperCase() + name.slice(1), values: [], dates: [], tone: i }));
+  let count = 0;
+  for (const post of posts || []) {
+    if (post.type !== 'levels') continue;
+    count += 1;
+    names.forEach((name, i) => {
+      const raw = Array.isArray(post.data?.[name]) ? post.data[name][0] : post.data?.[name];
+      const value = Number(raw);
+      if (raw !== undefined && raw !== '' && Number.isFinite(value)) {
+        series[i].values.push(value);
+        series[i].dates.push(post.created_at);
+      }
+    });
+  }
+  const drawn = series.filter((sr) => sr.values.length);
+  if (count < 2 || !drawn.length) return [];
+  return [{ title: 'Your levels (0–10)', unit: '', series: drawn, levels: true, fixedRange: [0, 10] }];
+}
+
 export class ChartGrid {
   constructor(root) {
     this.root = root;
@@ -68,11 +90,11 @@ export class ChartGrid {
     const root = clear(this.root);
     this.width = root.clientWidth;
     if (!this.specs.length) {
-      root.append(h('p', { class: 'muted' }, this.emptyText));
+      if (this.emptyText) root.append(h('p', { class: 'muted' }, this.emptyText));
       return;
     }
     for (const spec of this.specs) {
-      const card = h('figure', { class: 'chart', 'data-title': spec.title });
+      const card = h('figure', { class: ['chart', spec.levels && 'levels'], 'data-title': spec.title });
       root.append(card);
       fillChart(card, spec);
     }
@@ -87,10 +109,15 @@ function latestOf(series) {
 function fillChart(card, spec) {
   const unit = prettyUnit(spec.unit);
   const latest = spec.series.map(latestOf);
-  const latestText = spec.pressure && latest.length === 2
-    ? `${formatNumber(latest[0].value)}/${formatNumber(latest[1].value)}`
-    : formatNumber(latest[0].value);
+  const latestText = spec.levels
+    ? spec.series.map((sr, i) => `${sr.name.toLowerCase()} ${formatNumber(latest[i].value)}`).join(' · ')
+    : spec.pressure && latest.length === 2
+      ? `${formatNumber(latest[0].value)}/${formatNumber(latest[1].value)}`
+      : formatNumber(latest[0].value);
   const latestDate = Math.max(...latest.map((l) => l.date));
+  const allDates = spec.series.flatMap((sr) => sr.dates);
+  // Readings within two days of each other are told apart by their time.
+  const when = Math.max(...allDates) - Math.min(...allDates) < 2 * 86400 && allDates.length > 1 ? formatDateTime : formatDate;
   const count = Math.max(...spec.series.map((sr) => sr.values.length));
 
   card.append(
@@ -98,17 +125,17 @@ function fillChart(card, spec) {
     h('div', { class: 'latest' },
       h('span', { class: 'value' }, latestText),
       unit ? h('span', { class: 'unit' }, unit) : null,
-      h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${formatDate(latestDate)}`)),
+      h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${when(latestDate)}`)),
   );
 
   const width = Math.max(180, card.clientWidth - 26);
   const all = spec.series.flatMap((sr) => sr.values);
   const dates = spec.series.flatMap((sr) => sr.dates);
-  let lo = Math.min(...all);
-  let hi = Math.max(...all);
+  let lo = spec.fixedRange ? spec.fixedRange[0] : Math.min(...all);
+  let hi = spec.fixedRange ? spec.fixedRange[1] : Math.max(...all);
   const t0 = Math.min(...dates);
   const t1 = Math.max(...dates);
-  const pad = hi === lo ? Math.max(1, Math.abs(hi) * 0.1) : (hi - lo) * 0.12;
+  const pad = spec.fixedRange ? 0.5 : hi === lo ? Math.max(1, Math.abs(hi) * 0.1) : (hi - lo) * 0.12;
   const yLo = lo - pad;
   const yHi = hi + pad;
   const plotW = width - PAD.left - PAD.right;
@@ -116,7 +143,7 @@ function fillChart(card, spec) {
   const x = (t) => PAD.left + (t1 === t0 ? plotW / 2 : ((t - t0) / (t1 - t0)) * plotW);
   const y = (v) => PAD.top + (1 - (v - yLo) / (yHi - yLo)) * plotH;
 
-  const summary = spec.series.map((sr) => {
+  const summary = spec.levels ? latestText : spec.series.map((sr) => {
     const min = Math.min(...sr.values), max = Math.max(...sr.values);
     const range = min === max ? `${formatNumber(min)}` : `between ${formatNumber(min)} and ${formatNumber(max)}`;
     return `${spec.series.length > 1 ? sr.name + ' ' : ''}${range}`;
@@ -132,13 +159,13 @@ function fillChart(card, spec) {
     );
   }
   svg.append(
-    s('text', { class: 'chart-text', x: PAD.left, y: HEIGHT - 4, text: formatDate(t0) }),
+    s('text', { class: 'chart-text', x: PAD.left, y: HEIGHT - 4, text: when(t0) }),
   );
   if (t1 !== t0) {
-    svg.append(s('text', { class: 'chart-text', x: PAD.left + plotW, y: HEIGHT - 4, 'text-anchor': 'end', text: formatDate(t1) }));
+    svg.append(s('text', { class: 'chart-text', x: PAD.left + plotW, y: HEIGHT - 4, 'text-anchor': 'end', text: when(t1) }));
   }
   for (const series of spec.series) {
-    const cls = series.second ? 'second' : '';
+    const cls = series.tone === 2 ? 'third' : series.second || series.tone === 1 ? 'second' : '';
     if (series.values.length > 1) {
       const points = series.values.map((v, i) => `${x(series.dates[i]).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
       svg.append(s('polyline', { class: `chart-line ${cls}`, points }));
@@ -148,12 +175,12 @@ function fillChart(card, spec) {
       const last = i === series.values.length - 1;
       if (many && !last) return;
       svg.append(s('circle', { class: `chart-dot ${cls} ${last ? 'latest' : ''}`, cx: x(series.dates[i]), cy: y(v), r: last ? 4.5 : 2.8 },
-        s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${formatDate(series.dates[i])}` })));
+        s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}` })));
     });
   }
   card.append(svg);
   if (spec.series.length > 1) {
     card.append(h('figcaption', { class: 'legend' },
-      ...spec.series.map((sr) => h('span', { class: sr.second ? 'second' : '' }, sr.name))));
+      ...spec.series.map((sr) => h('span', { class: sr.tone === 2 ? 'third' : sr.second || sr.tone === 1 ? 'second' : '' }, sr.name))));
   }
 }
