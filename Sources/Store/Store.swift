@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The encrypted store: one SQLCipher database in the state directory, opened with the store key.
 ///
@@ -7,6 +8,8 @@ import Foundation
 public final class Store: Sendable {
     public let directory: StateDirectory
     let pool: DatabasePool
+    /// Bumped whenever this process revokes a token, so that caches of verified tokens drop at once.
+    let tokenRevocations = Atomic<Int>(0)
 
     public struct Options: Sendable {
         public var maximumReaders: Int = 4

@@ -29,6 +29,7 @@ public final class TimelineApp: Sendable {
     public let sessions: SessionStore
     let throttle: LoginThrottle
     let tokenUse = TokenUse()
+    let tokenCache = TokenCache()
     let cache = PayloadCache()
     let logger: Logger
     /// The clock, replaceable in tests.

@@ -4,6 +4,7 @@
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
+// timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
 import Foundation
 import Store
 
@@ -20,7 +21,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import"] }
+if sections.isEmpty { sections = ["store", "import", "timeline"] }
 
 var json: [String] = []
 do {
@@ -33,6 +34,11 @@ do {
         let result = try ImportBenchmark.run()
         ImportBenchmark.printTable(result)
         json.append(#""import":"# + ImportBenchmark.json(result))
+    }
+    if sections.contains("timeline") {
+        let rows = try await TimelineBenchmark.run()
+        TimelineBenchmark.printTable(rows)
+        json.append(#""timeline":"# + TimelineBenchmark.json(rows))
     }
 } catch {
     FileHandle.standardError.write(Data("hreaderd-bench: \(error)\n".utf8))

@@ -38,7 +38,7 @@ public struct JSONWriter: Sendable {
     public mutating func int(_ value: Int64?) {
         separate()
         guard let value else { bytes.append(contentsOf: Self.null); return }
-        bytes.append(contentsOf: String(value).utf8)
+        Self.appendInteger(value, to: &bytes)
     }
 
     public mutating func bool(_ value: Bool) {
@@ -51,7 +51,7 @@ public struct JSONWriter: Sendable {
         separate()
         guard let value, value.isFinite else { bytes.append(contentsOf: Self.null); return }
         if value == value.rounded(), abs(value) < 9.0e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            Self.appendInteger(Int64(value), to: &bytes)
         } else {
             bytes.append(contentsOf: "\(value)".utf8)
         }
@@ -62,7 +62,8 @@ public struct JSONWriter: Sendable {
     /// Inlines a fragment that is already valid JSON (for example an entry's raw source JSON).
     public mutating func raw(_ json: String) {
         separate()
-        bytes.append(contentsOf: json.utf8)
+        var json = json
+        json.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     public mutating func raw(_ json: [UInt8]) {
@@ -72,28 +73,58 @@ public struct JSONWriter: Sendable {
 
     private static let null: [UInt8] = Array("null".utf8)
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Decimal digits without an intermediate String (this runs for every date of every entry).
+    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0) // 32 bytes of scratch, no allocation
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            while magnitude > 0 {
+                scratch[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: scratch[(32 - count)...])
+        }
+    }
+
+    /// Needs escaping inside a JSON string: quote, backslash, control characters, DEL, and `<`, `>`, `&`
+    /// (so that JSON can never be read as markup by a confused client).
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5c || byte == 0x7f || byte == 0x3c || byte == 0x3e || byte == 0x26
+    }
+
     static func appendString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0a: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0d: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0x00..<0x20, 0x7f:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xf)])
-            // `<`, `>` and `&` escaped so JSON can never be read as markup by a confused client.
-            case UInt8(ascii: "<"): bytes.append(contentsOf: Array("\\u003c".utf8))
-            case UInt8(ascii: ">"): bytes.append(contentsOf: Array("\\u003e".utf8))
-            case UInt8(ascii: "&"): bytes.append(contentsOf: Array("\\u0026".utf8))
-            default: bytes.append(byte)
+        var string = string
+        string.withUTF8 { utf8 in
+            // Copy runs of plain bytes in one go; escape the rest one by one.
+            var runStart = 0
+            for index in 0..<utf8.count where needsEscape(utf8[index]) {
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                appendEscaped(utf8[index], to: &bytes)
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0a: bytes.append(UInt8(ascii: "n"))
+        case 0x0d: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]])
+        }
     }
 }
 

@@ -33,11 +33,16 @@ extension Store {
 
     /// Revokes a token; false when there is none with that id.
     public func revokeToken(id: String) async throws(StoreError) -> Bool {
-        try await write { db in
+        let revoked = try await write { db in
             try db.execute("DELETE FROM api_tokens WHERE id = ?", [id])
             return db.changes == 1
         }
+        tokenRevocations.add(1, ordering: .releasing)
+        return revoked
     }
+
+    /// Changes when this process revokes a token (see `TokenCache`).
+    public var tokenRevocationCount: Int { tokenRevocations.load(ordering: .acquiring) }
 
     /// The id of the token, or nil when it is not a valid (unrevoked) token.
     public func verifyToken(_ token: String) async throws(StoreError) -> String? {

@@ -55,37 +55,49 @@ extension Store {
 
     /// The patient, the window's entries, the ongoing entries and the posts of the window, in one snapshot.
     /// nil when there is no such patient.
-    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> TimelineSnapshot? {
+    /// `wholeRecord`: the window starts at the patient's earliest time (the `all` page), so the entries are
+    /// read in one pass over the date index instead of three range scans and a sort.
+    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64,
+                                 wholeRecord: Bool = false) async throws(StoreError) -> TimelineSnapshot? {
         try await read { db in
             guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
                 return nil
             }
             return TimelineSnapshot(
                 patient: patient,
-                entries: try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db),
+                entries: try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, wholeRecord: wholeRecord, in: db),
                 ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db),
                 posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db))
         }
     }
 }
 
+/// What a timeline request needs before it can pick a window and look in its cache.
+public struct TimelineHead: Sendable, Equatable {
+    public var patientID: String
+    public var revision: Int64
+    /// The earliest time of any of the patient's entries or posts (the start of the `all` page).
+    public var earliest: Int64?
+}
+
 extension Store {
-    /// What a timeline request needs before it can pick a window and look in its cache: the patient's
-    /// revision and, for the `all` page, the earliest time. nil when there is no such patient.
-    public func timelineHead(patientID: String, withEarliest: Bool) async throws(StoreError) -> (revision: Int64, earliest: Int64?)? {
-        try await read { db -> (revision: Int64, earliest: Int64?)? in
-            guard let revision = try db.scalar("SELECT revision FROM patients WHERE id = ?", [patientID], as: Int64.self) else {
-                return nil
+    /// The patient (`patientID`, else the current patient), its revision and, when asked, its earliest
+    /// time, in one read. `.notFound` when there is no such patient; nil when there is no patient at all.
+    public func timelineHead(patientID: String?, withEarliest: Bool) async throws(StoreError) -> TimelineHead? {
+        try await read { db -> TimelineHead? in
+            guard let id = try patientID ?? CurrentPatient.id(in: db) else { return nil }
+            guard let revision = try db.scalar("SELECT revision FROM patients WHERE id = ?", [id], as: Int64.self) else {
+                throw StoreError.notFound("patient \(id)")
             }
-            guard withEarliest else { return (revision, nil) }
+            guard withEarliest else { return TimelineHead(patientID: id, revision: revision, earliest: nil) }
             let earliest = try db.scalar("""
                 SELECT min(m) FROM (
                     SELECT min(date) AS m FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
                     UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1)
-                """, [patientID], as: Int64.self)
-            return (revision, earliest)
+                """, [id], as: Int64.self)
+            return TimelineHead(patientID: id, revision: revision, earliest: earliest)
         }
     }
 }

@@ -14,8 +14,18 @@ enum TimelineWindowQuery {
         ORDER BY date, id
         """
 
-    static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
-        try db.rows(sql, [patientID, start, end], storedEntry)
+    /// For a window that starts at the record's earliest time: one pass over the date index, already in
+    /// date order. (An entry without a date has no time at all, so it is never in a window.)
+    static let wholeRecordSQL = """
+        SELECT id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes
+        FROM entries INDEXED BY entries_by_date
+        WHERE patient_id = ?1 AND date IS NOT NULL
+          AND (date BETWEEN ?2 AND ?3 OR start_time BETWEEN ?2 AND ?3 OR end_time BETWEEN ?2 AND ?3)
+        ORDER BY date, id
+        """
+
+    static func entries(patientID: String, from start: Int64, to end: Int64, wholeRecord: Bool = false, in db: Database) throws -> [StoredEntry] {
+        try db.rows(wholeRecord ? wholeRecordSQL : sql, [patientID, start, end], storedEntry)
     }
 
     /// Reads the columns of `sql` (and of every query that selects the same list) into a `StoredEntry`.

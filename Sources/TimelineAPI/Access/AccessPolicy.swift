@@ -38,8 +38,13 @@ struct AccessPolicy: Middleware {
             return try await next(request, context)
         }
         if let token = Self.bearerToken(request) {
-            let verified: String?
-            do { verified = try await store.verifyToken(token) } catch { throw APIError.store(error) }
+            var verified = app.tokenCache.tokenID(for: token, store: store, now: now)
+            if verified == nil {
+                // Read the count before verifying: a revocation racing with this check invalidates the entry.
+                let revocations = store.tokenRevocationCount
+                do { verified = try await store.verifyToken(token) } catch { throw APIError.store(error) }
+                if let id = verified { app.tokenCache.remember(token, tokenID: id, now: now, revocationsBefore: revocations) }
+            }
             if let tokenID = verified {
                 app.sessions.noteActivity(now: now)
                 if app.tokenUse.shouldRecord(tokenID, now: now) {

@@ -24,15 +24,18 @@ struct TimelineRoutes {
             end = app.now()
         }
         let store = try app.store()
-        let patientID = try await app.patientID(request, store: store)
+        let requested = request.query["patient"].flatMap { $0.isEmpty ? nil : $0 }
         do {
-            guard let head = try await store.timelineHead(patientID: patientID, withEarliest: page == .all) else {
-                throw APIError.unknownPatient
+            // One read resolves the patient and its revision: enough to answer from the cache.
+            guard let head = try await store.timelineHead(patientID: requested, withEarliest: page == .all) else {
+                throw APIError.noPatient
             }
+            let patientID = head.patientID
             let window = TimelineWindow.of(page, endingAt: end, earliest: head.earliest, calendar: app.configuration.calendar)
             let key = PayloadCache.Key(patientID: patientID, revision: head.revision, window: window)
             if let cached = app.cache.payload(for: key) { return .json(bytes: cached) }
-            guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end) else {
+            guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end,
+                                                                  wholeRecord: page == .all) else {
                 throw APIError.unknownPatient
             }
             let payload = TimelinePayload.encode(snapshot, window: window)
@@ -40,6 +43,7 @@ struct TimelineRoutes {
             app.cache.store(payload, for: PayloadCache.Key(patientID: patientID, revision: snapshot.patient.revision, window: window))
             return .json(bytes: payload)
         } catch let error as StoreError {
+            if case .notFound = error { throw APIError.unknownPatient }
             throw APIError.store(error)
         }
     }

@@ -14,17 +14,25 @@ enum VitalGroups {
     /// so is a group with none; units come from the group's first reading. Groups sort by description,
     /// except blood-pressure groups, which come last, systolic before diastolic.
     static func make(_ readings: [StoredEntry]) -> [VitalGroup] {
-        var groups: [String: VitalGroup] = [:]
+        var groups: [VitalGroup] = []
+        var index: [String: Int] = [:]
         for reading in readings {
             guard let value = reading.value, let date = reading.date else { continue }
             let description = reading.description ?? ""
-            var group = groups[description] ?? VitalGroup(description: description, units: reading.units)
-            group.values.append(value)
-            group.dates.append(date)
-            group.ids.append(reading.id)
-            groups[description] = group
+            let position: Int
+            if let known = index[description] {
+                position = known
+            } else {
+                position = groups.count
+                index[description] = position
+                groups.append(VitalGroup(description: description, units: reading.units))
+            }
+            // Appended in place: copying a group out and back would make this quadratic.
+            groups[position].values.append(value)
+            groups[position].dates.append(date)
+            groups[position].ids.append(reading.id)
         }
-        return groups.values.sorted { a, b in
+        return groups.sorted { a, b in
             let (ra, rb) = (rank(a.description), rank(b.description))
             return ra != rb ? ra < rb : a.description < b.description
         }

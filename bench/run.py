@@ -1,0 +1,323 @@
+#!/usr/bin/python3
+"""hreaderd's benchmark: what users feel and what DESIGN.md's targets promise, measured in one run.
+
+  1. GET /timeline.json?page=year for a patient of hReader's size (~200 entries), with wrk over keep-alive
+     connections and an API token (the real deployment), next to nginx serving the identical bytes as a
+     static file, and the ratio (target >= 0.5); then the same with a concurrent writer posting entries.
+  2. A generated patient of 100,000 entries: server time of each page, day ... all (targets: month < 10 ms,
+     all < 250 ms), and the same pages at 1,000 and 10,000 entries (latency against record size).
+  3. Import: hreaderd-bench's figures (store and import sections).
+  4. Start to ready (locked start, so no scrypt), idle resident memory, peak resident memory under wrk.
+
+Prints a table, writes .build/bench/results.json, docs/benchmarks.md and docs/latency-vs-record-size.svg.
+Usage: bench/run.py [--duration SECONDS] [--bin DIR]     (loopback traffic only)
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+END = "2025-01-01"  # the synthetic records' history ends here
+PAGES = ["day", "week", "month", "year", "decade", "all"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class Daemon:
+    """A real `hreaderd serve` on a free port, over a state directory made for the benchmark."""
+
+    def __init__(self, binary, entries, seed, workdir, members=1):
+        self.binary = binary
+        self.state = os.path.join(workdir, f"state-{entries}")
+        self.password = os.path.join(workdir, "pw")
+        with open(self.password, "w") as f:
+            f.write("bench password\n")
+        self.env = dict(os.environ, HREADERD_STATE_DIR=self.state, HREADERD_PASSWORD_FILE=self.password, TZ="UTC")
+        self.cli("init")
+        records = os.path.join(workdir, f"records-{entries}.ndjson")
+        self.cli("generate-records", "--seed", str(seed), "--entries", str(entries), "--output", records)
+        if members == 1:  # only the family's first person
+            with open(records) as f:
+                first = f.readline()
+            with open(records, "w") as f:
+                f.write(first)
+        self.cli("import-file", records)
+        self.token = self.cli("token", "create", "--name", "bench").strip()
+        self.proc = None
+
+    def cli(self, *args):
+        return subprocess.run([self.binary, *args], env=self.env, check=True, capture_output=True, text=True).stdout
+
+    def start(self, locked=False):
+        self.port = free_port()
+        args = [self.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--idle-lock", "0"]
+        env = dict(self.env)
+        if locked:
+            args.append("--locked")
+        started = time.perf_counter()
+        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.002)
+            if time.perf_counter() - started > 30:
+                raise RuntimeError("hreaderd did not become ready")
+        return time.perf_counter() - started
+
+    def get(self, path):
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", headers={"Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.read()
+
+    def post(self, path, body):
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=body.encode(), method="POST",
+                                     headers={"Authorization": f"Bearer {self.token}",
+                                              "Content-Type": "application/x-www-form-urlencoded"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status
+
+    def stop(self):
+        if self.proc:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+
+def wrk(url, duration, headers=(), connections=50, threads=2):
+    args = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--latency"]
+    for h in headers:
+        args += ["-H", h]
+    out = subprocess.run(args + [url], check=True, capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def latency(p):
+        m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
+        value, unit = float(m.group(1)), m.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "p50_ms": latency(50), "p99_ms": latency(99),
+            "non_2xx": int(errors.group(1)) if errors else 0, "socket_errors": socket_errors.group(1) if socket_errors else ""}
+
+
+def nginx(payload, workdir):
+    """nginx-light serving `payload` as a static JSON file, on its own port and config."""
+    root = os.path.join(workdir, "nginx")
+    os.makedirs(os.path.join(root, "html"), exist_ok=True)
+    with open(os.path.join(root, "html", "timeline.json"), "wb") as f:
+        f.write(payload)
+    port = free_port()
+    conf = os.path.join(root, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"""worker_processes 2; daemon off; pid {root}/nginx.pid; error_log {root}/error.log;
+events {{ worker_connections 1024; }}
+http {{ access_log off; types {{ application/json json; }} default_type application/json;
+  client_body_temp_path {root}/tmp; proxy_temp_path {root}/tmp; fastcgi_temp_path {root}/tmp;
+  uwsgi_temp_path {root}/tmp; scgi_temp_path {root}/tmp;
+  server {{ listen 127.0.0.1:{port}; root {root}/html; keepalive_requests 100000;
+    location / {{ add_header Cache-Control no-store; }} }} }}
+""")
+    os.makedirs(os.path.join(root, "tmp"), exist_ok=True)
+    proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", root], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(500):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/timeline.json", timeout=1) as r:
+                if r.read() == payload:
+                    break
+        except OSError:
+            time.sleep(0.01)
+    return proc, port
+
+
+def page_times(daemon, page, runs):
+    """Server-side time of a page, without the payload cache: each request has another `end`."""
+    times = []
+    base = 1_735_689_600  # 2025-01-01T00:00:00Z
+    for i in range(runs):
+        path = f"/timeline.json?page={page}&end={base - 60 * (i + 1)}"
+        started = time.perf_counter()
+        daemon.get(path)
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    return {"p50_ms": statistics.median(times), "min_ms": times[0], "max_ms": times[-1], "runs": runs}
+
+
+def svg_chart(sizes, page_results, path):
+    """Latency (p50 ms, log scale) of each page against the record size."""
+    import math
+    width, height, left, bottom = 640, 360, 70, 50
+    top, right = 30, 130
+    xs = {n: left + (width - left - right) * i / max(1, len(sizes) - 1) for i, n in enumerate(sizes)}
+    values = [page_results[n][p]["p50_ms"] for n in sizes for p in PAGES]
+    lo, hi = math.log10(max(0.1, min(values))), math.log10(max(values) * 1.2)
+
+    def y(v):
+        return top + (height - top - bottom) * (1 - (math.log10(max(v, 0.1)) - lo) / max(0.001, hi - lo))
+
+    colors = dict(day="#1b9e77", week="#d95f02", month="#7570b3", year="#e7298a", decade="#66a61e", all="#a6761d")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{width}" height="{height}" fill="white"/>',
+             f'<text x="{left}" y="18" font-size="14">GET /timeline.json server time (p50) against record size</text>']
+    for n in sizes:
+        parts.append(f'<text x="{xs[n]}" y="{height - bottom + 18}" text-anchor="middle">{n:,} entries</text>')
+    for tick in [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000, 3000]:
+        if lo <= math.log10(tick) <= hi:
+            parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')
+            parts.append(f'<text x="{left - 8}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick} ms</text>')
+    for i, p in enumerate(PAGES):
+        points = " ".join(f"{xs[n]:.1f},{y(page_results[n][p]['p50_ms']):.1f}" for n in sizes)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colors[p]}" stroke-width="2"/>')
+        for n in sizes:
+            parts.append(f'<circle cx="{xs[n]:.1f}" cy="{y(page_results[n][p]["p50_ms"]):.1f}" r="3" fill="{colors[p]}"/>')
+        parts.append(f'<text x="{width - right + 12}" y="{top + 16 * i + 10}" fill="{colors[p]}">page={p}</text>')
+    parts.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(parts) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"))
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    args = parser.parse_args()
+    binary = os.path.join(args.bin, "hreaderd")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+    results = {"machine": {"cpus": os.cpu_count(), "kernel": platform.release(),
+                           "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")},
+               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    try:
+        # 1. hReader's size.
+        small = Daemon(binary, 200, 2012, workdir)
+        results["start_to_ready_ms"] = round(small.start(locked=True) * 1000, 1)
+        time.sleep(1)
+        results["idle_rss_mib_locked"] = round(rss_kib(small.proc.pid) / 1024, 1)
+        small.stop()
+        small.start()
+        time.sleep(1)
+        results["idle_rss_mib"] = round(rss_kib(small.proc.pid) / 1024, 1)
+        path = f"/timeline.json?page=year&end={END}"
+        payload = small.get(path)
+        body = json.loads(payload)
+        results["payload"] = {"bytes": len(payload), "entries": sum(len(v) for k, v in body.items()
+                                                                    if isinstance(v, list) and k not in ("vitals", "timeline_entries"))}
+        url = f"http://127.0.0.1:{small.port}{path}"
+        auth = [f"Authorization: Bearer {small.token}"]
+        wrk(url, 2, auth)  # warm up
+        results["hreaderd_year"] = wrk(url, args.duration, auth)
+        results["peak_rss_mib"] = round(rss_kib(small.proc.pid, "VmHWM") / 1024, 1)
+        proc, port = nginx(payload, workdir)
+        try:
+            wrk(f"http://127.0.0.1:{port}/timeline.json", 2)
+            results["nginx_year"] = wrk(f"http://127.0.0.1:{port}/timeline.json", args.duration)
+        finally:
+            proc.terminate()
+            proc.wait()
+        results["ratio"] = round(results["hreaderd_year"]["rps"] / results["nginx_year"]["rps"], 3)
+
+        # The same with a writer posting levels ~20 times a second (each post changes the patient's revision).
+        stop = threading.Event()
+        posted = [0]
+
+        def writer():
+            while not stop.is_set():
+                if small.post("/timeline.json?key=levels", "pain=3&mood=6") == 201:
+                    posted[0] += 1
+                time.sleep(0.05)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        results["hreaderd_year_with_writer"] = wrk(url, args.duration, auth)
+        stop.set()
+        t.join()
+        results["hreaderd_year_with_writer"]["posts"] = posted[0]
+        small.stop()
+
+        # 2. Pages against record size.
+        page_results = {}
+        for n in sizes:
+            d = Daemon(binary, n, 7, workdir)
+            d.start()
+            d.get(f"/timeline.json?page=all&end={END}")  # warm the page cache
+            page_results[n] = {p: page_times(d, p, 5 if (p == "all" and n >= 100_000) else 15) for p in PAGES}
+            d.stop()
+        results["pages"] = {str(n): v for n, v in page_results.items()}
+        os.makedirs(os.path.join(REPO, "docs"), exist_ok=True)
+        svg_chart(sizes, page_results, os.path.join(REPO, "docs", "latency-vs-record-size.svg"))
+
+        # 3. Store and import figures.
+        bench_json = os.path.join(workdir, "store.json")
+        out = subprocess.run([os.path.join(args.bin, "hreaderd-bench"), "--json", bench_json], check=True, capture_output=True, text=True)
+        results["store_and_import"] = json.load(open(bench_json))
+        results["store_and_import_table"] = out.stdout
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    report(results, sizes)
+
+
+def report(r, sizes):
+    lines = []
+    w = lines.append
+    w(f"hreaderd benchmark, {r['date']}, {r['machine']['cpus']} CPUs ({r['machine']['cpu']}), Linux {r['machine']['kernel']}")
+    w("")
+    w(f"GET /timeline.json?page=year, synthetic patient of 200 entries ({r['payload']['entries']} in the window, {r['payload']['bytes']} bytes), wrk 2 threads x 50 keep-alive connections")
+    w(f"{'server':46}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
+    for label, key in [("hreaderd (API token)", "hreaderd_year"), ("nginx, the same bytes as a static file", "nginx_year"),
+                       ("hreaderd with a writer posting ~20/s", "hreaderd_year_with_writer")]:
+        x = r[key]
+        w(f"{label:46}{x['rps']:>10.0f}{x['p50_ms']:>9.2f}{x['p99_ms']:>9.2f}{x['non_2xx']:>9}")
+    w(f"ratio hreaderd / nginx: {r['ratio']:.2f} (target >= 0.5); posts during the writer run: {r['hreaderd_year_with_writer'].get('posts', 0)}")
+    w("")
+    w("Server time of each page (p50 ms, payload cache bypassed: every request has another end)")
+    w(f"{'entries':>10}" + "".join(f"{p:>10}" for p in PAGES))
+    for n in sizes:
+        w(f"{n:>10}" + "".join(f"{r['pages'][str(n)][p]['p50_ms']:>10.2f}" for p in PAGES))
+    w("targets at 100,000 entries: month < 10 ms, all < 250 ms")
+    w("")
+    w(f"start to ready (locked, no scrypt): {r['start_to_ready_ms']} ms (target < 200 ms)")
+    w(f"idle resident memory: {r['idle_rss_mib_locked']} MiB locked, {r['idle_rss_mib']} MiB unlocked (target < 30 MB); peak under wrk: {r['peak_rss_mib']} MiB")
+    w("")
+    text = "\n".join(lines)
+    print(text)
+    print(r["store_and_import_table"])
+    os.makedirs(os.path.join(REPO, ".build", "bench"), exist_ok=True)
+    with open(os.path.join(REPO, ".build", "bench", "results.json"), "w") as f:
+        json.dump({k: v for k, v in r.items() if k != "store_and_import_table"}, f, indent=2)
+    with open(os.path.join(REPO, "docs", "benchmarks.md"), "w") as f:
+        f.write("# Benchmarks\n\nLatest figures of `make bench` (`bench/run.py`), all measured in one run on one machine.\n"
+                "Reproduce: `make bench` (installs wrk and nginx-light when missing, builds release, prints this, writes\n"
+                "`.build/bench/results.json` and this file). Loopback only.\n\n```\n" + text + "\n" + r["store_and_import_table"] +
+                "```\n\n![latency against record size](latency-vs-record-size.svg)\n")
+
+
+if __name__ == "__main__":
+    main()
