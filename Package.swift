@@ -59,7 +59,7 @@ let package = Package(
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
-            dependencies: ["Store", "RHExClient"]
+            dependencies: ["Store", "RHExClient", "TimelineAPI"]
         ),
         // Test support: writes into a store in large transactions so that tests can SIGKILL it mid-write.
         .executableTarget(
