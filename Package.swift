@@ -59,7 +59,7 @@ let package = Package(
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
-            dependencies: ["Store", "RHExClient", "TimelineAPI"]
+            dependencies: ["Store", "RHExClient", "TimelineAPI", "RHExSandbox"]
         ),
         // Test support: writes into a store in large transactions so that tests can SIGKILL it mid-write.
         .executableTarget(
@@ -84,7 +84,17 @@ let package = Package(
         ]),
         .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "RHExClient", "TestSupport"]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["Store", "RHExClient", "TestSupport"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["Store", "RHExClient", "TestSupport", "RHExSandbox"]),
+        // A local RHEx server (OAuth2, Atom feed, record JSON, faults) for tests, the demo and benchmarks.
+        .target(
+            name: "RHExSandbox",
+            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "rhex-sandbox",
+            dependencies: ["RHExSandbox", "RHExClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "RHExSyncTests", dependencies: ["RHExClient", "RHExSandbox", "Store", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -78,6 +78,7 @@ public final class TimelineApp: Sendable {
         TimelineRoutes(app: self).register(in: &router)
         PatientRoutes(app: self).register(in: &router)
         SessionRoutes(app: self).register(in: &router)
+        ImportRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RHExClient
 import Store
 
 @main
@@ -12,7 +13,7 @@ struct Hreaderd: AsyncParsableCommand {
         version: version,
         subcommands: [
             InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
-            ExportCommand.self, GenerateRecordsCommand.self, TokenCommand.self,
+            ExportCommand.self, GenerateRecordsCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self,
         ]
     )
 
@@ -32,6 +33,8 @@ struct Hreaderd: AsyncParsableCommand {
         } catch let error as CLIError {
             fail(error.description)
         } catch let error as KeyVaultError {
+            fail(error.description)
+        } catch let error as SyncError {
             fail(error.description)
         } catch {
             exit(withError: error)

@@ -118,5 +118,22 @@ enum Schema {
                 INSERT INTO sources (name, kind, created_at) VALUES ('files', 'file', strftime('%s','now'));
                 """)
         },
+        Migration(version: 2, name: "import job results and authorization codes") { db in
+            try db.execute("""
+                -- An OAuth2 authorization code given at `source add`, exchanged (and cleared) at the first sync.
+                ALTER TABLE sources ADD COLUMN authorization_code TEXT;
+
+                -- What one run of a job did, for `/imports.json` and `hreaderd sync`.
+                ALTER TABLE import_jobs ADD COLUMN patients_added INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN patients_updated INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN patients_unchanged INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN patients_not_modified INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN patients_failed INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN entries_added INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN entries_updated INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_jobs ADD COLUMN entries_removed INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX import_jobs_by_source ON import_jobs (source_id, id);
+                """)
+        },
     ]
 }

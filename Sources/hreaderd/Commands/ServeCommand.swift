@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import Logging
+import RHExClient
 import Store
 import TimelineAPI
 
@@ -35,7 +36,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Lock the store after this many minutes without an authenticated request (0: never).", valueName: "minutes"))
     var idleLock: Int = 30
 
+    @Option(name: .long, help: ArgumentHelp("Sync each RHEx source every so many minutes (0: only when asked; a source's own setting wins).",
+                                            valueName: "minutes"))
+    var syncInterval: Int = 60
+
+    @Option(name: .long, help: ArgumentHelp("Record downloads at once, over all sources.", valueName: "n"))
+    var syncDownloads: Int = 4
+
+    @Option(name: .long, help: ArgumentHelp("Seconds one request to an RHEx server may take.", valueName: "seconds"))
+    var syncTimeout: Double = 30
+
+    // For tests: shorter leases and backoffs than a real server deserves.
+    @Option(name: .long, help: .hidden) var syncLease: Int64?
+    @Option(name: .long, help: .hidden) var syncRetryBase: Double?
+
     func validate() throws {
+        guard syncInterval >= 0 && syncInterval <= 525_600 else { throw ValidationError("--sync-interval must be 0…525600 minutes") }
+        guard (1...32).contains(syncDownloads) else { throw ValidationError("--sync-downloads must be 1…32") }
+        guard syncTimeout > 0 && syncTimeout <= 3600 else { throw ValidationError("--sync-timeout must be more than 0 and at most 3600 seconds") }
         guard shutdownGrace >= 0 && shutdownGrace <= 600 else { throw ValidationError("--shutdown-grace must be 0…600 seconds") }
         guard idleLock >= 0 && idleLock <= 7 * 24 * 60 else { throw ValidationError("--idle-lock must be 0…10080 minutes") }
     }
@@ -80,15 +98,56 @@ struct ServeCommand: AsyncParsableCommand {
         let supervisor = ServiceSupervisor(environment: global.environment, logger: logger)
         supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
         let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
+        // Imports run while the store is unlocked; while it is locked they wait.
+        let imports = JobRunner(configuration: syncConfiguration(), store: { try? gate.store() },
+                                onEvent: { event in Self.log(event, to: logger) })
+        await imports.start()
 
         let signal = await ShutdownSignal.wait()
         supervisor.stopping()
         logger.info("stopping (signal \(signal)); finishing requests in flight")
         supervisorTask.cancel()
         idleLockTask.cancel()
+        // Running imports are cut short and queued again, to resume at the next start.
+        await imports.stop()
         await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         gate.lock()
         logger.info("stopped")
+    }
+
+    func syncConfiguration() -> SyncConfiguration {
+        var configuration = SyncConfiguration()
+        configuration.syncIntervalSeconds = Int64(syncInterval) * 60
+        configuration.maxConcurrentDownloads = syncDownloads
+        configuration.requestTimeoutSeconds = syncTimeout
+        if let syncLease {
+            configuration.leaseSeconds = max(1, syncLease)
+            configuration.heartbeatSeconds = max(0.2, Double(syncLease) / 4)
+        }
+        if let syncRetryBase {
+            configuration.requestRetry.baseSeconds = syncRetryBase
+            configuration.jobRetry.baseSeconds = syncRetryBase
+            configuration.pollSeconds = min(configuration.pollSeconds, max(0.05, syncRetryBase))
+        }
+        return configuration
+    }
+
+    static func log(_ event: JobEvent, to logger: Logger) {
+        switch event {
+        case .started(let job):
+            logger.info("import of \(job.sourceName) started (job \(job.id), attempt \(job.attempts))")
+        case let .progress(id, source, done, total):
+            logger.debug("import of \(source) (job \(id)): \(done) of \(total.map(String.init) ?? "?") patients")
+        case .finished(let job):
+            switch job.state {
+            case .done: logger.info("import of \(job.sourceName) done (job \(job.id)): \(job.counts.summary)")
+            case .queued: logger.warning("import of \(job.sourceName) queued again (job \(job.id)): \(job.lastError ?? "stopped")")
+            case .running: logger.info("import of \(job.sourceName) stopped (job \(job.id)); it resumes later")
+            default: logger.warning("import of \(job.sourceName) \(job.state.rawValue) (job \(job.id)): \(job.lastError ?? "")")
+            }
+        case .problem(let message):
+            logger.warning("\(message)")
+        }
     }
 
     func listeners() throws -> [Listener] {

@@ -1,0 +1,295 @@
+import Foundation
+
+/// Import jobs: queued by `POST /imports`, `hreaderd sync` or the daemon's schedule, claimed under a lease
+/// by one process at a time, and finished with what they did. Every step is one short transaction, so a
+/// `hreaderd sync` beside a serving daemon never waits long for the writer.
+extension Store {
+    static let jobColumns = """
+        j.id, j.source_id, s.name, j.state, j.trigger, j.attempts, j.progress_done, j.progress_total, j.last_error,
+        j.created_at, j.started_at, j.finished_at, j.next_run_at, j.owner, j.heartbeat_at,
+        j.patients_added, j.patients_updated, j.patients_unchanged, j.patients_not_modified, j.patients_failed,
+        j.entries_added, j.entries_updated, j.entries_removed
+        FROM import_jobs j JOIN sources s ON s.id = j.source_id
+        """
+
+    static func job(_ row: Row) -> ImportJob {
+        var counts = ImportCounts()
+        counts.patientsAdded = Int(row.int64(15))
+        counts.patientsUpdated = Int(row.int64(16))
+        counts.patientsUnchanged = Int(row.int64(17))
+        counts.patientsNotModified = Int(row.int64(18))
+        counts.patientsFailed = Int(row.int64(19))
+        counts.entriesAdded = Int(row.int64(20))
+        counts.entriesUpdated = Int(row.int64(21))
+        counts.entriesRemoved = Int(row.int64(22))
+        return ImportJob(
+            id: row.int64(0), sourceID: row.int64(1), sourceName: row.string(2),
+            state: ImportJob.State(rawValue: row.string(3)) ?? .failed, trigger: row.string(4), attempts: Int(row.int64(5)),
+            progressDone: Int(row.int64(6)), progressTotal: row.int64OrNil(7).map { Int($0) }, lastError: row.stringOrNil(8),
+            createdAt: row.int64(9), startedAt: row.int64OrNil(10), finishedAt: row.int64OrNil(11), nextRunAt: row.int64OrNil(12),
+            owner: row.stringOrNil(13), heartbeatAt: row.int64OrNil(14), counts: counts)
+    }
+
+    /// The counts' columns and values, in one order, for UPDATEs.
+    static let countColumns = """
+        patients_added = ?, patients_updated = ?, patients_unchanged = ?, patients_not_modified = ?, patients_failed = ?,
+        entries_added = ?, entries_updated = ?, entries_removed = ?
+        """
+
+    static func countValues(_ c: ImportCounts) -> [any DatabaseValueConvertible] {
+        [c.patientsAdded, c.patientsUpdated, c.patientsUnchanged, c.patientsNotModified, c.patientsFailed,
+         c.entriesAdded, c.entriesUpdated, c.entriesRemoved]
+    }
+
+    /// Finished jobs kept per source, for the listing; older ones are deleted when a job finishes.
+    public static let finishedJobsKept = 20
+
+    // MARK: - Queueing
+
+    /// Queues a sync of a source, unless one is already queued or running: then that job is returned
+    /// (`created` false), and a queued one waiting out a retry's backoff is moved to now when `runNow`.
+    public func enqueueImport(sourceID: Int64, trigger: ImportJob.Trigger, runNow: Bool = true,
+                              now: Int64 = Store.now()) async throws(StoreError) -> (job: ImportJob, created: Bool) {
+        try await write { db in
+            guard try db.scalar("SELECT kind FROM sources WHERE id = ?", [sourceID], as: String.self) == Source.Kind.rhex.rawValue else {
+                throw StoreError.notFound("RHEx source \(sourceID)")
+            }
+            if let active = try db.row("SELECT \(Store.jobColumns) WHERE j.source_id = ? AND j.state IN ('queued', 'running') ORDER BY j.id LIMIT 1",
+                                       [sourceID], Store.job) {
+                if runNow, active.state == .queued, let next = active.nextRunAt, next > now {
+                    try db.execute("UPDATE import_jobs SET next_run_at = NULL WHERE id = ?", [active.id])
+                    var moved = active
+                    moved.nextRunAt = nil
+                    return (moved, false)
+                }
+                return (active, false)
+            }
+            try db.execute("INSERT INTO import_jobs (source_id, state, trigger, created_at) VALUES (?, 'queued', ?, ?)",
+                           [sourceID, trigger.rawValue, now])
+            let id = db.lastInsertRowID
+            guard let job = try db.row("SELECT \(Store.jobColumns) WHERE j.id = ?", [id], Store.job) else {
+                throw StoreError.notFound("import job \(id)")
+            }
+            return (job, true)
+        }
+    }
+
+    /// Queues a sync of every RHEx source that is due: in state `ok`, with no job queued or running, and
+    /// whose last job finished at least its interval ago (the source's own setting, else
+    /// `defaultIntervalSeconds`; 0 or less: never). A source that never synced is due at once.
+    public func enqueueDueImports(defaultIntervalSeconds: Int64, now: Int64 = Store.now()) async throws(StoreError) -> [ImportJob] {
+        try await write { db in
+            let candidates = try db.rows("""
+                SELECT s.id, s.settings, (SELECT max(coalesce(j.finished_at, j.created_at)) FROM import_jobs j WHERE j.source_id = s.id)
+                FROM sources s
+                WHERE s.kind = 'rhex' AND s.state = 'ok'
+                  AND NOT EXISTS (SELECT 1 FROM import_jobs a WHERE a.source_id = s.id AND a.state IN ('queued', 'running'))
+                ORDER BY s.id
+                """, []) { row in (row.int64(0), SourceSettings.decode(row.string(1)), row.int64OrNil(2)) }
+            var queued: [ImportJob] = []
+            for (sourceID, settings, last) in candidates {
+                let interval = settings.syncIntervalSeconds ?? defaultIntervalSeconds
+                guard interval > 0 else { continue }
+                if let last, last + interval > now { continue }
+                try db.execute("INSERT INTO import_jobs (source_id, state, trigger, created_at) VALUES (?, 'queued', ?, ?)",
+                               [sourceID, ImportJob.Trigger.schedule.rawValue, now])
+                if let job = try db.row("SELECT \(Store.jobColumns) WHERE j.id = ?", [db.lastInsertRowID], Store.job) {
+                    queued.append(job)
+                }
+            }
+            return queued
+        }
+    }
+
+    // MARK: - Listing
+
+    /// The newest jobs first.
+    public func importJobs(limit: Int = 50) async throws(StoreError) -> [ImportJob] {
+        try await read { db in try db.rows("SELECT \(Store.jobColumns) ORDER BY j.id DESC LIMIT ?", [limit], Store.job) }
+    }
+
+    public func importJobs(ids: [Int64]) async throws(StoreError) -> [ImportJob] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            try db.rows("SELECT \(Store.jobColumns) WHERE j.id IN (\(Store.placeholders(ids.count))) ORDER BY j.id", ids, Store.job)
+        }
+    }
+
+    public func importJob(id: Int64) async throws(StoreError) -> ImportJob? {
+        try await read { db in try db.row("SELECT \(Store.jobColumns) WHERE j.id = ?", [id], Store.job) }
+    }
+
+    /// The owners of running jobs, for telling which of them belong to processes that died.
+    public func runningImportJobOwners() async throws(StoreError) -> [String] {
+        try await read { db in
+            try db.rows("SELECT DISTINCT owner FROM import_jobs WHERE state = 'running' AND owner IS NOT NULL", []) { $0.string(0) }
+        }
+    }
+
+    // MARK: - The lease
+
+    /// Claims the job that should run next, if any may run now, for `owner`: a queued job that is due,
+    /// or a running one whose lease has lapsed (no heartbeat for `leaseSeconds`) or whose owner is in
+    /// `reclaimableOwners` (a process known to be dead, or this one after the store was locked under it).
+    /// Never a second job of a source whose job runs under a live lease. The claimed job is `running`,
+    /// owned by `owner`, with one more attempt and its progress and counts reset.
+    public func claimImportJob(owner: String, leaseSeconds: Int64, reclaimableOwners: [String] = [], excluding: [Int64] = [],
+                               only: [Int64]? = nil, now: Int64 = Store.now()) async throws(StoreError) -> ImportJob? {
+        if let only, only.isEmpty { return nil }
+        return try await write { db in
+            let stale = now - leaseSeconds
+            var arguments: [any DatabaseValueConvertible] = [now, stale]
+            var sql = """
+                SELECT j.id FROM import_jobs j JOIN sources s ON s.id = j.source_id
+                WHERE s.kind = 'rhex' AND (
+                    (j.state = 'queued' AND (j.next_run_at IS NULL OR j.next_run_at <= ?))
+                    OR (j.state = 'running' AND (j.heartbeat_at IS NULL OR j.heartbeat_at < ?
+                """
+            if !reclaimableOwners.isEmpty {
+                sql += " OR j.owner IN (\(Store.placeholders(reclaimableOwners.count)))"
+                arguments += reclaimableOwners as [any DatabaseValueConvertible]
+            }
+            sql += ")))"
+            if !excluding.isEmpty {
+                sql += " AND j.id NOT IN (\(Store.placeholders(excluding.count)))"
+                arguments += excluding as [any DatabaseValueConvertible]
+            }
+            if let only {
+                sql += " AND j.id IN (\(Store.placeholders(only.count)))"
+                arguments += only as [any DatabaseValueConvertible]
+            }
+            // No second job of a source whose job runs under a live lease (or is one the caller runs).
+            sql += """
+                 AND NOT EXISTS (SELECT 1 FROM import_jobs o WHERE o.source_id = j.source_id AND o.id != j.id
+                    AND o.state = 'running' AND ((o.heartbeat_at >= ?
+                """
+            arguments.append(stale)
+            if !reclaimableOwners.isEmpty {
+                sql += " AND o.owner NOT IN (\(Store.placeholders(reclaimableOwners.count)))"
+                arguments += reclaimableOwners as [any DatabaseValueConvertible]
+            }
+            sql += ")"
+            if !excluding.isEmpty {
+                sql += " OR o.id IN (\(Store.placeholders(excluding.count)))"
+                arguments += excluding as [any DatabaseValueConvertible]
+            }
+            sql += ")) ORDER BY j.state = 'running' DESC, coalesce(j.next_run_at, j.created_at), j.id LIMIT 1"
+            guard let id = try db.scalar(sql, arguments, as: Int64.self) else { return nil }
+            try db.execute("""
+                UPDATE import_jobs SET state = 'running', owner = ?, heartbeat_at = ?, started_at = ?, finished_at = NULL,
+                    next_run_at = NULL, attempts = attempts + 1, progress_done = 0, progress_total = NULL, \(Store.countColumns)
+                WHERE id = ?
+                """, [owner, now, now] + Store.countValues(ImportCounts()) + [id])
+            return try db.row("SELECT \(Store.jobColumns) WHERE j.id = ?", [id], Store.job)
+        }
+    }
+
+    /// Renews the lease and records progress. False when `owner` no longer holds the job (it lapsed and
+    /// another process took it, or the job or its source was removed): the caller must stop.
+    public func heartbeatImportJob(id: Int64, owner: String, progressDone: Int, progressTotal: Int?, counts: ImportCounts,
+                                   now: Int64 = Store.now()) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute("""
+                UPDATE import_jobs SET heartbeat_at = ?, progress_done = max(progress_done, ?), progress_total = ?, \(Store.countColumns)
+                WHERE id = ? AND owner = ? AND state = 'running'
+                """, [now, progressDone, progressTotal] + Store.countValues(counts) + [id, owner])
+            return db.changes == 1
+        }
+    }
+
+    /// Imports one patient's record for a job: the record, the job's progress and its lease check in one
+    /// transaction. Returns nil, writing nothing, when `owner` no longer holds the job.
+    public func importRecord(_ record: PatientRecord, sourceName: String, etag: String?, jobID: Int64, owner: String,
+                             progressDone: Int, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary? {
+        try await write { db in
+            let holder = try db.scalar("SELECT owner FROM import_jobs WHERE id = ? AND state = 'running'", [jobID], as: String.self)
+            guard holder == owner else { return nil }
+            let summary = try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db)
+            try db.execute("UPDATE import_jobs SET progress_done = max(progress_done, ?), heartbeat_at = ? WHERE id = ?",
+                           [progressDone, now, jobID])
+            return summary
+        }
+    }
+
+    /// How a run of a job ended.
+    public enum JobEnd: Sendable, Equatable {
+        /// Every patient was imported (or not modified).
+        case done
+        /// Over; `reason` says why (the feed could not be read, some patients could not be imported…).
+        case failed(reason: String)
+        /// The server wants the user to sign in again; the source is marked too.
+        case needsSignIn(reason: String)
+        /// Queued again, to run at `at` (a retry after a backoff).
+        case retry(reason: String, at: Int64)
+        /// Queued again at once, this attempt not counted (the process is stopping).
+        case release
+    }
+
+    /// Ends the run of a job held by `owner`, updating its source (last sync, state, last error) in the
+    /// same transaction, and prunes the source's old finished jobs. False when `owner` did not hold it.
+    @discardableResult
+    public func finishImportJob(id: Int64, owner: String, end: JobEnd, progressDone: Int, progressTotal: Int?, counts: ImportCounts,
+                                now: Int64 = Store.now()) async throws(StoreError) -> Bool {
+        try await write { db in
+            guard let sourceID = try db.scalar("SELECT source_id FROM import_jobs WHERE id = ? AND owner = ? AND state = 'running'",
+                                               [id, owner], as: Int64.self) else { return false }
+            let state: ImportJob.State
+            var error: String?
+            var nextRun: Int64?
+            var finished: Int64? = now
+            var attemptAdjustment = 0
+            switch end {
+            case .done:
+                state = .done
+            case .failed(let reason):
+                state = .failed
+                error = reason
+            case .needsSignIn(let reason):
+                state = .needsSignIn
+                error = reason
+            case .retry(let reason, let at):
+                state = .queued
+                error = reason
+                nextRun = at
+                finished = nil
+            case .release:
+                state = .queued
+                finished = nil
+                attemptAdjustment = -1
+                error = try db.scalar("SELECT last_error FROM import_jobs WHERE id = ?", [id], as: String.self)
+            }
+            try db.execute("""
+                UPDATE import_jobs SET state = ?, owner = NULL, heartbeat_at = NULL, finished_at = ?, next_run_at = ?, last_error = ?,
+                    attempts = max(0, attempts + ?), progress_done = ?, progress_total = ?, \(Store.countColumns)
+                WHERE id = ?
+                """, [state.rawValue, finished, nextRun, error, attemptAdjustment, progressDone, progressTotal]
+                    + Store.countValues(counts) + [id])
+            switch end {
+            case .done:
+                try db.execute("UPDATE sources SET last_sync_at = ?, state = 'ok', last_error = NULL WHERE id = ?", [now, sourceID])
+            case .failed(let reason), .retry(let reason, _):
+                try db.execute("UPDATE sources SET last_error = ? WHERE id = ?", [reason, sourceID])
+            case .needsSignIn(let reason):
+                try db.execute("""
+                    UPDATE sources SET state = 'needs_sign_in', last_error = ?, access_token = NULL, access_token_expires_at = NULL,
+                        refresh_token = NULL, authorization_code = NULL
+                    WHERE id = ?
+                    """, [reason, sourceID])
+            case .release:
+                break
+            }
+            if state.isFinal {
+                try db.execute("""
+                    DELETE FROM import_jobs WHERE source_id = ? AND state IN ('done', 'failed', 'needs_sign_in') AND id NOT IN (
+                        SELECT id FROM import_jobs WHERE source_id = ? AND state IN ('done', 'failed', 'needs_sign_in')
+                        ORDER BY id DESC LIMIT ?)
+                    """, [sourceID, sourceID, Store.finishedJobsKept])
+            }
+            return true
+        }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

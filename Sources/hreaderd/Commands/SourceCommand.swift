@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import RHExClient
+import Store
+
+struct SourceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "source",
+        abstract: "RHEx servers to pull records from: add, list, remove.",
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an RHEx server (or, with --update, sign in to one again).",
+            discussion: """
+                Sign in with the user's name and password (--username, --user-password-file), or with an OAuth2 \
+                authorization code (--auth-code, --redirect-uri) that the server's /oauth2/authorize page gave. The \
+                client secret, the password and the tokens are kept only inside the encrypted store. Nothing is \
+                fetched now: run `hreaderd sync NAME`, or let the daemon sync on its schedule.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("A name for the source (letters, digits, '.', '-', '_').", valueName: "name"))
+        var name: String
+
+        @Option(help: ArgumentHelp("The server's base URL (its patient feed), http or https.", valueName: "url"))
+        var url: String
+
+        @Option(help: ArgumentHelp("The OAuth2 client id.", valueName: "id"))
+        var clientID: String
+
+        @Option(help: ArgumentHelp("A file whose first line is the OAuth2 client secret.", valueName: "file"))
+        var clientSecretFile: String
+
+        @Option(help: ArgumentHelp("The user, for the password grant.", valueName: "user"))
+        var username: String?
+
+        @Option(help: ArgumentHelp("A file whose first line is the user's password on the server.", valueName: "file"))
+        var userPasswordFile: String?
+
+        @Option(help: ArgumentHelp("An OAuth2 authorization code (single use; exchanged at the first sync).", valueName: "code"))
+        var authCode: String?
+
+        @Option(help: ArgumentHelp("The redirect URI the authorization code was issued for.", valueName: "uri"))
+        var redirectURI: String?
+
+        @Option(help: ArgumentHelp("Sync this source every so many minutes in the daemon (0: only when asked). Default: the daemon's --sync-interval.",
+                                   valueName: "minutes"))
+        var syncInterval: Int?
+
+        @Flag(help: "Replace the settings and credentials of an existing source of that name (to sign in again); its patients stay.")
+        var update = false
+
+        func validate() throws {
+            guard Source.isValidName(name), name != Source.filesSourceName else {
+                throw ValidationError("the name must be 1 to 64 letters, digits, '.', '-' or '_', and not \"files\"")
+            }
+            if let problem = RHExEndpoints.problem(with: url) { throw ValidationError(problem) }
+            guard !clientID.isEmpty else { throw ValidationError("--client-id must not be empty") }
+            let password = username != nil || userPasswordFile != nil
+            let code = authCode != nil || redirectURI != nil
+            guard password != code else {
+                throw ValidationError("sign in with either --username and --user-password-file, or --auth-code and --redirect-uri")
+            }
+            if password, username?.isEmpty ?? true || userPasswordFile == nil {
+                throw ValidationError("--username and --user-password-file go together")
+            }
+            if code, authCode?.isEmpty ?? true || redirectURI?.isEmpty ?? true {
+                throw ValidationError("--auth-code and --redirect-uri go together")
+            }
+            if let syncInterval, syncInterval < 0 || syncInterval > 525_600 { throw ValidationError("--sync-interval must be 0…525600 minutes") }
+        }
+
+        func run() async throws {
+            let secret = try PasswordSource.readFile(clientSecretFile, what: "client secret file")
+            let userPassword = try userPasswordFile.map { try PasswordSource.readFile($0, what: "user password file") }
+            let settings = SourceSettings(clientID: clientID, username: username, redirectURI: redirectURI,
+                                          syncIntervalSeconds: syncInterval.map { Int64($0) * 60 })
+            let store = try global.openStore()
+            defer { store.close() }
+            if !update, try await store.source(named: name) != nil {
+                throw CLIError("there is already a source named \(name); pass --update to replace its settings and sign in again")
+            }
+            let source = try await store.addSource(
+                Store.NewSource(name: name, url: url, settings: settings,
+                                secrets: SourceSecrets(clientSecret: secret, userPassword: userPassword, authorizationCode: authCode)),
+                replacing: update)
+            if (try? RHExEndpoints(url: url))?.isInsecure == true {
+                Console.err("warning: \(url) is plain http off this machine: tokens and records would cross the network unencrypted")
+            }
+            Console.out("\(update ? "updated" : "added") source \(source.name) (\(source.url ?? "")); run `hreaderd sync \(source.name)` to import now")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the RHEx sources: name, URL, state, last sync, patients, last error.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let store = try global.openStore()
+            defer { store.close() }
+            let sources = try await store.rhexSources()
+            if sources.isEmpty { Console.err("no RHEx sources: add one with `hreaderd source add NAME --url URL …`") }
+            for source in sources {
+                let patients = try await store.patientCount(sourceID: source.id)
+                var line = "\(source.name)  \(source.url ?? "")  \(source.state.rawValue)  "
+                line += "last sync \(source.lastSyncAt.map(Self.time) ?? "never")  \(patients) patient\(patients == 1 ? "" : "s")"
+                if let error = source.lastError { line += "  last error: \(error)" }
+                Console.out(line)
+            }
+        }
+
+        static func time(_ seconds: Int64) -> String {
+            ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an RHEx source, its credentials and its import jobs.",
+            discussion: "A source whose records made patients is removed only with --delete-patients, which deletes those patients, their entries and their timeline posts."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The source's name.", valueName: "name")) var name: String
+        @Flag(help: "Also delete the patients this source's records made (their entries and posts too).") var deletePatients = false
+
+        func run() async throws {
+            let store = try global.openStore()
+            defer { store.close() }
+            let removed: Int?
+            do {
+                removed = try await store.removeSource(named: name, deletingPatients: deletePatients)
+            } catch .invalidInput(let reason) {
+                throw CLIError("\(reason): pass --delete-patients to delete them with it")
+            }
+            guard let removed else { throw CLIError("there is no RHEx source named \(name) (see `hreaderd source list`)") }
+            Console.out("removed source \(name)" + (removed > 0 ? " and its \(removed) patient\(removed == 1 ? "" : "s")" : ""))
+        }
+    }
+}
