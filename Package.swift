@@ -8,6 +8,10 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "hreaderd", targets: ["hreaderd"]),
+        // For the libFuzzer harnesses in Fuzz/ (their own package: a fuzz target has no main).
+        .library(name: "RHExClient", targets: ["RHExClient"]),
+        .library(name: "HTTPKit", targets: ["HTTPKit"]),
+        .library(name: "TimelineAPI", targets: ["TimelineAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build "$@"
+# Reliability, short version: libFuzzer on the parsers (scripts/fuzz.sh --long for the long run).
+scripts/fuzz.sh --short
 # The web app in real headless Chromium against the real daemon (built above as .build/debug/hreaderd).
 scripts/install-browser-deps.sh
 /usr/bin/python3 Tests/browser/run_tests.py

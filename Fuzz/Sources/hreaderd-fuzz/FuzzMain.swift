@@ -1,0 +1,123 @@
+import Foundation
+import HTTPKit
+import RHExClient
+import TimelineAPI
+
+/// One libFuzzer harness for every parser; `HREADERD_FUZZ_TARGET` picks the parser (read once).
+/// Each target feeds the bytes to a parser and checks what must hold for any input: no crash (the
+/// address sanitizer watches memory), the same answer twice, and a round trip where the parser has one.
+let target: String = ProcessInfo.processInfo.environment["HREADERD_FUZZ_TARGET"] ?? "record"
+
+/// libFuzzer's driver (in the runtime that `-sanitize=fuzzer` links). SwiftPM gives an executable target
+/// its own `main`, so libFuzzer's is not used: ours hands the command line to the driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@main
+enum FuzzMain {
+    static func main() {
+        guard ["record", "form", "json", "query"].contains(target) else {
+            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query)")
+            exit(2)
+        }
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzz))
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    switch target {
+    case "record": FuzzTargets.record(bytes)
+    case "form": FuzzTargets.form(bytes)
+    case "json": FuzzTargets.json(bytes)
+    default: FuzzTargets.query(bytes)
+    }
+    return 0
+}
+
+func say(_ line: String) {
+    FileHandle.standardError.write(Data("hreaderd-fuzz: \(line)\n".utf8))
+}
+
+enum FuzzTargets {
+    static func record(_ bytes: [UInt8]) {
+        let parser = RecordParser()
+        let first = Result { () throws(RecordParseError) in try parser.parse(bytes) }
+        let second = Result { () throws(RecordParseError) in try parser.parse(bytes) }
+        switch (first, second) {
+        case (.success(let a), .success(let b)):
+            check(a.entries.count == b.entries.count, "the record parser gave two answers for one input")
+        case (.failure, .failure): break
+        default: check(false, "the record parser failed once and succeeded once on one input")
+        }
+    }
+
+    /// A form that parses re-encodes to a form that parses to the same fields.
+    static func form(_ bytes: [UInt8]) {
+        guard let fields = try? FormBody.parse(bytes) else { return }
+        var encoded: [String] = []
+        for (name, value) in fields.fields {
+            let values: [String]
+            switch value {
+            case .string(let s), .number(let s): values = [s]
+            case .bool(let b): values = [b ? "true" : "false"]
+            case .list(let items): values = items
+            }
+            for v in values { encoded.append(formEncode(name) + "=" + formEncode(v)) }
+        }
+        let again = try? FormBody.parse(Array(encoded.joined(separator: "&").utf8), limits: roomy)
+        check(again == fields, "a parsed form did not survive re-encoding")
+    }
+
+    /// A JSON body that parses is stored as `fields.json`, which parses to the same fields.
+    static func json(_ bytes: [UInt8]) {
+        guard let fields = try? FlatJSONBody.parse(bytes) else { return }
+        let again = try? FlatJSONBody.parse(Array(fields.json.utf8), limits: roomy)
+        check(again == fields, "a parsed JSON body did not survive its stored form: \(fields.json)")
+    }
+
+    /// A query that parses gives the same items twice; the text is taken as the target's query string.
+    static func query(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let query = try? Query(parsing: text) else { return }
+        let again = try? Query(parsing: text)
+        check(again == query, "the query parser gave two answers for one input")
+        for item in query.items { _ = query.values(for: item.name) }
+    }
+
+    /// The stored form may be longer than the body (escapes), so re-parse it without the size limit.
+    static let roomy: PostLimits = {
+        var limits = PostLimits()
+        limits.maximumBodyBytes = 1 << 20
+        limits.maximumValueBytes = 1 << 20
+        return limits
+    }()
+
+    static func formEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition {
+            say(message())
+            abort()
+        }
+    }
+}
