@@ -512,6 +512,39 @@ def test_import_panel_is_calm_without_sources(t):
             assert source["name"] in panel
 
 
+def test_import_panel_with_a_real_source_that_fails(t):
+    """A real RHEx source whose server is down: Sync now starts a job, and its error is shown."""
+    status, _ = t.daemon.request("GET", "/imports.json")
+    if status == 404 or not t.daemon.supports("source", "add"):
+        raise Skip("this build has no RHEx sources yet (no GET /imports.json or hreaderd source add)")
+    from harness import free_port
+    secret = t.daemon.work / "client-secret"
+    secret.write_text("secret\n")
+    down = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
+    t.daemon.cli("source", "add", "clinic", "--url", down, "--client-id", "hreader", "--client-secret-file", str(secret),
+                 "--username", "henry", "--user-password-file", str(secret))
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        source = wait_until(lambda: t.find_all('#imports .source[data-source="clinic"]'), message="the source in the panel")[0]
+        assert "Not synced yet" in source.text, source.text
+        assert not t.find_all('#imports .source[data-source="files"]')
+        sync = t.find("#sync-now")
+        assert sync.is_displayed()
+        t.click(sync)
+
+        def job_error():
+            _, data = t.daemon.request("GET", "/imports.json")
+            jobs = [j for j in data["jobs"] if j["source"] == "clinic"]
+            return jobs and jobs[0]["last_error"] and jobs[0]
+        job = wait_until(job_error, timeout=30, interval=0.5, message="the job to fail against a server that is down")
+        wait_until(lambda: job["last_error"][:40] in t.find('#imports .source[data-source="clinic"]').text, timeout=15,
+                   message=f"the panel to show {job['last_error']!r}")
+        t.js("document.getElementById('imports').scrollIntoView()")
+        t.screenshot("imports-real-source-desktop-light", full=False)
+    finally:
+        t.daemon.cli("source", "remove", "clinic")
+
+
 FAKE_IMPORTS = """
 (() => {
   const data = DATA;
@@ -716,6 +749,7 @@ TESTS = [
     test_dense_window_stays_responsive,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
+    test_import_panel_with_a_real_source_that_fails,
     test_errors_say_what_to_do,
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,

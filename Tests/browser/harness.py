@@ -48,6 +48,11 @@ class Daemon:
             raise RuntimeError(f"hreaderd {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
 
+    def supports(self, *args):
+        """Whether this build has a subcommand (the RHEx sources came later than the web app)."""
+        result = subprocess.run([str(self.binary), *args, "--help"], env=self.env, capture_output=True, text=True, timeout=60)
+        return result.returncode == 0
+
     def prepare(self):
         self.cli("init")
         self.cli("import-file", str(self.samples / "hreader_hs_henry_smith.json"))

@@ -123,7 +123,7 @@ export class ImportsPanel {
     if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, `Last synced ${relative(source.last_sync_at)}`));
     else item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
     if (source.state === 'needs_sign_in') {
-      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Renew the source’s sign-in with ', h('code', null, `hreaderd source add ${source.name} …`), '.'));
+      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Sign in again on this computer with ', h('code', null, `hreaderd source add ${source.name} --update …`), '.'));
     }
     const newest = latest[0];
     const jobSaysIt = newest && (newest.state === 'failed' || newest.state === 'needs_sign_in');
@@ -156,7 +156,12 @@ function renderJob(job) {
   const done = job.progress_done || 0;
   switch (job.state) {
     case 'queued':
-      el.append(h('p', null, 'Waiting to start', job.next_run_at ? ` (${relative(job.next_run_at)})` : ''));
+      if (job.attempts && job.last_error) {
+        el.append(h('p', { class: 'error-text' }, `Attempt ${job.attempts} failed: ${job.last_error}`));
+        el.append(h('p', { class: 'muted small' }, job.next_run_at ? `Trying again ${relative(job.next_run_at)}.` : 'Trying again soon.'));
+      } else {
+        el.append(h('p', null, 'Waiting to start', job.next_run_at ? ` (${relative(job.next_run_at)})` : ''));
+      }
       break;
     case 'running': {
       const label = total ? `Importing: ${done} of ${total} records` : 'Importing…';
@@ -166,9 +171,19 @@ function renderJob(job) {
       el.append(bar);
       break;
     }
-    case 'done':
-      el.append(h('p', { class: 'muted' }, `Last import finished${total ? `: ${total} records` : ''}.`));
+    case 'done': {
+      const p = job.patients || {};
+      const e = job.entries || {};
+      const changes = [
+        p.added ? `${p.added} new ${p.added === 1 ? 'person' : 'people'}` : null,
+        p.updated ? `${p.updated} updated` : null,
+        e.added ? `${e.added.toLocaleString()} new ${e.added === 1 ? 'entry' : 'entries'}` : null,
+        p.failed ? `${p.failed} could not be read` : null,
+      ].filter(Boolean);
+      const when = job.finished_at ? ` ${relative(job.finished_at)}` : '';
+      el.append(h('p', { class: 'muted' }, `Last import finished${when}: ${changes.length ? changes.join(', ') : 'nothing new'}.`));
       break;
+    }
     case 'failed':
       el.append(h('p', { class: 'error-text' }, `Import failed${job.attempts ? ` after ${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}` : ''}: ${job.last_error || 'no reason given'}`));
       if (job.next_run_at) el.append(h('p', { class: 'muted small' }, `Next try ${formatDateTime(job.next_run_at)}.`));
