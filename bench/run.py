@@ -132,8 +132,12 @@ def nginx(payload, workdir):
     """nginx-light serving `payload` as a static JSON file, on its own port and config."""
     root = os.path.join(workdir, "nginx")
     os.makedirs(os.path.join(root, "html"), exist_ok=True)
+    # nginx's workers run as nobody: they must be able to read the file (mkdtemp makes 0700 folders).
+    for folder in (workdir, root, os.path.join(root, "html")):
+        os.chmod(folder, 0o755)
     with open(os.path.join(root, "html", "timeline.json"), "wb") as f:
         f.write(payload)
+    os.chmod(os.path.join(root, "html", "timeline.json"), 0o644)
     port = free_port()
     conf = os.path.join(root, "nginx.conf")
     with open(conf, "w") as f:
