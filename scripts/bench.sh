@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and prints their figures: the store and import (hreaderd-bench), then HTTPKit
-# against nginx with wrk (bench/http/run.sh).
+# `make bench`: builds release and runs bench/run.py, which measures everything in one run and prints it:
+# timeline.json against nginx with wrk, page latency against record size, import, start and memory.
+# Writes .build/bench/results.json, docs/benchmarks.md and docs/latency-vs-record-size.svg.
+# Also the HTTPKit-only comparison (trivial route, static file) with `bench/http/run.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+if ! command -v wrk >/dev/null || ! [[ -x /usr/sbin/nginx ]]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq wrk nginx-light >/dev/null
+fi
+swift build -c release --product hreaderd
 swift build -c release --product hreaderd-bench
-mkdir -p .build/bench
-.build/release/hreaderd-bench --json .build/bench/store.json
-if [[ -x bench/http/run.sh ]]; then bench/http/run.sh; fi
+/usr/bin/python3 bench/run.py "$@"
