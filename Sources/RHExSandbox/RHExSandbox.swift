@@ -262,11 +262,12 @@ public final class RHExSandbox: Sendable {
         }
     }
 
-    /// Sleeps in small steps, so that `stop()` ends a hang at once.
+    /// Sleeps in small steps, so that `stop()` ends a hang at once; so does the handler's cancellation
+    /// (the client went away).
     private func pause(_ seconds: Double) async {
         let end = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while ContinuousClock.now < end, state.withLock({ $0.running }) {
-            try? await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
+            do { try await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now)) } catch { return }
         }
     }
 

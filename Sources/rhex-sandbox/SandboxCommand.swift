@@ -73,7 +73,7 @@ struct RHExSandboxCommand: AsyncParsableCommand {
               hreaderd source add sandbox --url \(sandbox.baseURL) --client-id \(clientID) --client-secret-file SECRET_FILE \\
                   --username \(firstUser) --user-password-file PASSWORD_FILE
             """)
-        fflush(stdout)
+        fflush(nil)
         await Self.waitForSignal()
         print("rhex-sandbox: stopping")
         await sandbox.stop()

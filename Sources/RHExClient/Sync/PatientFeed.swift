@@ -30,6 +30,7 @@ public struct PatientFeed: Sendable, Equatable {
     /// Parses a feed document fetched from `url`. Entries without a usable link are skipped; a document
     /// that is not XML, or whose root is not a `feed`, is `badFeed`.
     public static func parse(_ bytes: [UInt8], url: URL) throws(SyncError) -> PatientFeed {
+        if let reason = unsafeForXMLParser(bytes) { throw .badFeed(reason) }
         let reader = FeedReader(base: url)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
@@ -42,6 +43,8 @@ public struct PatientFeed: Sendable, Equatable {
             throw .badFeed("not well-formed XML (line \(parser.lineNumber), error \(reason))")
         }
         guard reader.sawFeed else { throw .badFeed("the document is not an Atom feed") }
+        // libxml2 does not always report a document cut short: insist on the closing tag.
+        guard reader.closedFeed else { throw .badFeed("the feed ends before its closing </feed> tag") }
         var seen = Set<String>()
         let unique = reader.entries.filter { seen.insert($0.recordID).inserted }
         return PatientFeed(entries: unique)
@@ -67,11 +70,12 @@ public struct PatientFeed: Sendable, Equatable {
         return isUsableRecordID(id) ? id : nil
     }
 
-    /// A record id becomes a URL path segment and a patient identity: it must be short, printable and
-    /// unable to climb out of its segment.
+    /// A record id becomes a URL path segment and a patient identity: it must be short, printable (inner
+    /// spaces are fine), and unable to climb out of its segment.
     static func isUsableRecordID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 256 && id != "." && id != ".." && !id.contains("/")
-            && id.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x20 && $0.value != 0x7f }
+            && id.trimmingCharacters(in: .whitespaces) == id
+            && id.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && !(0x80...0x9f).contains($0.value) }
     }
 }
 
@@ -82,6 +86,7 @@ private final class FeedReader: NSObject, XMLParserDelegate {
     let base: URL
     var entries: [PatientFeed.Entry] = []
     var sawFeed = false
+    var closedFeed = false
     var failure: String?
     private var depth = 0
     private var inEntry = false
@@ -140,6 +145,7 @@ private final class FeedReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         defer { depth -= 1 }
         guard isAtom(namespaceURI) else { return }
+        if depth == 1 && name == "feed" { closedFeed = true }
         if collectingTitle && depth == 3 && name == "title" {
             collectingTitle = false
             title = text.trimmingCharacters(in: .whitespacesAndNewlines)
