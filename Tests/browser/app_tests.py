@@ -526,11 +526,13 @@ def test_import_panel_with_a_real_source_that_fails(t):
     try:
         t.open("#/decade/2011-01-01", t.henry)
         source = wait_until(lambda: t.find_all('#imports .source[data-source="clinic"]'), message="the source in the panel")[0]
-        assert "Not synced yet" in source.text, source.text
+        assert "Not synced yet" in source.text or "refused" in source.text, source.text
         assert not t.find_all('#imports .source[data-source="files"]')
         sync = t.find("#sync-now")
         assert sync.is_displayed()
         t.click(sync)
+        wait_until(lambda: sync.text == "Sync now" and sync.is_enabled(), message="the sync request to be answered")
+        assert "Could not start" not in t.find("#imports").text, t.find("#imports").text
 
         def job_error():
             _, data = t.daemon.request("GET", "/imports.json")
@@ -543,6 +545,57 @@ def test_import_panel_with_a_real_source_that_fails(t):
         t.screenshot("imports-real-source-desktop-light", full=False)
     finally:
         t.daemon.cli("source", "remove", "clinic")
+
+
+def test_sync_now_imports_from_a_real_rhex_server(t):
+    """End to end: two RHEx servers (the project's sandbox), one that works and one that refuses the
+    sign-in. Sync now imports a family from the first (the picker gains them) and marks the second."""
+    sandbox_bin = t.daemon.binary.parent / "rhex-sandbox"
+    status, _ = t.daemon.request("GET", "/imports.json")
+    if status == 404 or not sandbox_bin.exists() or not t.daemon.supports("source", "add"):
+        raise Skip(f"no RHEx sandbox in this build ({sandbox_bin}) or no import routes")
+    from harness import Sandbox
+    secret = t.daemon.work / "sandbox-secret"
+    secret.write_text("sandbox-client-secret\n")
+    password = t.daemon.work / "sandbox-user-password"
+    password.write_text("pw\n")
+    good = Sandbox(sandbox_bin, "--synthetic", "99", "--entries", "40", "--user", "henry:pw", "--fault", "delay=0.3@recordsx10")
+    refusing = Sandbox(sandbox_bin, "--synthetic", "98", "--entries", "10", "--user", "henry:pw", "--fault", "invalid-grant@token,always")
+    _, people = t.daemon.request("GET", "/patients.json")
+    count_before = len(people["patients"])
+    try:
+        for name, server in (("family-clinic", good), ("old-portal", refusing)):
+            t.daemon.cli("source", "add", name, "--url", server.url, "--client-id", "hreaderd", "--client-secret-file", str(secret),
+                         "--username", "henry", "--user-password-file", str(password), "--sync-interval", "0")
+        t.open("#/decade/2011-01-01", t.henry)
+        wait_until(lambda: len(t.find_all("#imports .source")) == 2, message="both sources in the panel")
+        before = len(t.find_all("#patient-select option"))
+        t.click(t.find("#sync-now"))
+
+        def finished():
+            _, data = t.daemon.request("GET", "/imports.json")
+            states = {j["source"]: j["state"] for j in reversed(data["jobs"])}  # the newest last
+            return states.get("family-clinic") == "done" and states.get("old-portal") in ("needs_sign_in", "failed") and states
+        states = wait_until(finished, timeout=45, interval=0.5, message="both syncs to finish")
+        clinic = lambda: t.find('#imports .source[data-source="family-clinic"]').text  # noqa: E731
+        wait_until(lambda: "Last import finished" in clinic() and "new people" in clinic(), timeout=15, message="the finished import in the panel")
+        assert "Up to date" in clinic(), clinic()
+        portal = t.find('#imports .source[data-source="old-portal"]').text
+        if states["old-portal"] == "needs_sign_in":
+            assert "Needs sign-in" in portal and "--update" in portal, portal
+        # The family arrived: the picker lists them without a reload.
+        wait_until(lambda: len(t.find_all("#patient-select option")) > before, timeout=15, message="the new people in the picker")
+        t.js("document.getElementById('imports-heading').scrollIntoView()")
+        t.screenshot("imports-synced-desktop-light", full=False)
+        print(f"  sync: {states}; picker {before} -> {len(t.find_all('#patient-select option'))} people")
+    finally:
+        good.stop()
+        refusing.stop()
+        for name in ("family-clinic", "old-portal"):
+            t.daemon.cli("source", "remove", name, "--delete-patients")
+    _, people = t.daemon.request("GET", "/patients.json")
+    assert len(people["patients"]) == count_before, "removing the sources with --delete-patients took their people away"
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
 
 
 FAKE_IMPORTS = """
@@ -750,6 +803,7 @@ TESTS = [
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,
+    test_sync_now_imports_from_a_real_rhex_server,
     test_errors_say_what_to_do,
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,

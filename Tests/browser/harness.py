@@ -123,6 +123,35 @@ class Daemon:
         return data
 
 
+class Sandbox:
+    """The project's local RHEx server (rhex-sandbox), beside the hreaderd binary."""
+
+    def __init__(self, binary, *args):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.process = subprocess.Popen([str(binary), "--listen", f"127.0.0.1:{self.port}", *args],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"rhex-sandbox exited with {self.process.returncode}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("rhex-sandbox did not listen within 20 s")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
 class Browser:
     """Headless Chromium from Debian, driven by chromedriver through Selenium."""
 

@@ -62,6 +62,7 @@ export const api = {
   post: (key, data, patient) => request('POST', '/timeline.json', { query: { key, patient }, body: data }),
   deletePost: (id) => request('DELETE', `/timeline/entries/${encodeURIComponent(id)}`),
   imports: () => request('GET', '/imports.json'),
-  syncNow: (source) => request('POST', '/imports', { body: source ? { source } : {} }),
+  // No body: every source; {"source": name}: that one.
+  syncNow: (source) => request('POST', '/imports', source ? { body: { source } } : {}),
   exportURL: (id) => `/patients/${encodeURIComponent(id)}/export.json`,
 };

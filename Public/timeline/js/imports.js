@@ -116,20 +116,21 @@ export class ImportsPanel {
     if (source.state === 'needs_sign_in' || latest[0]?.state === 'needs_sign_in') badge = h('span', { class: 'badge warn' }, 'Needs sign-in');
     else if (active) badge = h('span', { class: 'badge busy' }, active.state === 'queued' ? 'Waiting' : 'Syncing');
     else if (latest[0]?.state === 'failed' || source.last_error) badge = h('span', { class: 'badge error' }, 'Failed');
+    else if (!source.last_sync_at && !latest.length) badge = h('span', { class: 'badge neutral' }, 'Not synced yet');
     else badge = h('span', { class: 'badge ok' }, 'Up to date');
 
     const item = h('li', { class: 'source', 'data-source': source.name },
       h('div', { class: 'source-head' }, h('span', { class: 'source-name' }, source.name), badge));
     if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, `Last synced ${relative(source.last_sync_at)}`));
-    else item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
+    else if (latest.length) item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
+    if (source.url) item.append(h('p', { class: 'muted small source-url' }, source.url));
     if (source.state === 'needs_sign_in') {
       item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Sign in again on this computer with ', h('code', null, `hreaderd source add ${source.name} --update …`), '.'));
     }
-    const newest = latest[0];
-    const jobSaysIt = newest && (newest.state === 'failed' || newest.state === 'needs_sign_in');
+    // The running job, else the newest one; the source's last error only when the job does not say it.
+    const shown = active || latest[0];
+    const jobSaysIt = shown && (shown.last_error === source.last_error || shown.state === 'failed' || shown.state === 'needs_sign_in');
     if (source.last_error && source.state !== 'needs_sign_in' && !jobSaysIt) item.append(h('p', { class: 'small error-text' }, source.last_error));
-    // The running job, else the newest one (a needs-sign-in job is said above already).
-    const shown = active || newest;
     if (shown && !(shown.state === 'needs_sign_in' && source.state === 'needs_sign_in')) item.append(renderJob(shown));
     return item;
   }
@@ -142,6 +143,7 @@ export class ImportsPanel {
       await this.api.syncNow();
       await this.refresh();
     } catch (error) {
+      await this.refresh();
       this.root.prepend(h('p', { class: 'small error-text', role: 'alert' }, `Could not start a sync: ${error.message}`));
     } finally {
       this.button.disabled = false;
