@@ -1,3 +1,4 @@
+import Foundation
 import HTTPKit
 import RHExClient
 import Store
@@ -39,7 +40,9 @@ struct ImportRoutes {
 
     func start(_ request: Request) async throws -> Response {
         var name: String?
-        if request.body.readableBytes > 0 {
+        // No body, or an empty JSON object (what the web app sends for "all"), syncs every source.
+        let body = request.bodyText?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "-"
+        if !body.isEmpty && body != "{}" {
             let fields = try PostBody.fields(of: request, limits: app.configuration.postLimits)
             switch fields["source"] {
             case .string(let value)?: name = value.isEmpty ? nil : value
