@@ -70,6 +70,11 @@ let package = Package(
             name: "hreaderd-crashwriter",
             dependencies: ["Store"]
         ),
+        // Test support for the reliability tests: integrity check, posts and patients of a store, one a line.
+        .executableTarget(
+            name: "hreaderd-storecheck",
+            dependencies: ["Store"]
+        ),
         // Shared by the test targets: temporary directories, running the built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),

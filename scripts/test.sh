@@ -5,8 +5,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build "$@"
-# Reliability, short version: libFuzzer on the parsers (scripts/fuzz.sh --long for the long run).
+# Reliability, short versions (a few minutes): libFuzzer on the parsers, then SIGKILL chaos, load, and a
+# full and read-only state directory against the real daemon (scripts/reliability.sh --long for the long ones).
 scripts/fuzz.sh --short
+/usr/bin/python3 scripts/reliability.py --short
 # The web app in real headless Chromium against the real daemon (built above as .build/debug/hreaderd).
 scripts/install-browser-deps.sh
 /usr/bin/python3 Tests/browser/run_tests.py

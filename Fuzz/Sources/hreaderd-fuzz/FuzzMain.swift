@@ -20,8 +20,8 @@ func LLVMFuzzerRunDriver(
 @main
 enum FuzzMain {
     static func main() {
-        guard ["record", "form", "json", "query"].contains(target) else {
-            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query)")
+        guard ["record", "form", "json", "query", "feed"].contains(target) else {
+            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed)")
             exit(2)
         }
         var argc = CommandLine.argc
@@ -37,6 +37,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case "record": FuzzTargets.record(bytes)
     case "form": FuzzTargets.form(bytes)
     case "json": FuzzTargets.json(bytes)
+    case "feed": FuzzTargets.feed(bytes)
     default: FuzzTargets.query(bytes)
     }
     return 0
@@ -91,6 +92,18 @@ enum FuzzTargets {
         check(again == query, "the query parser gave two answers for one input")
         for item in query.items { _ = query.values(for: item.name) }
     }
+
+    /// The Atom patient feed: the same entries twice, each with a non-empty record id, none repeated.
+    static func feed(_ bytes: [UInt8]) {
+        let first = try? PatientFeed.parse(bytes, url: feedURL)
+        let second = try? PatientFeed.parse(bytes, url: feedURL)
+        check(first == second, "the feed parser gave two answers for one input")
+        guard let entries = first?.entries else { return }
+        check(entries.allSatisfy { !$0.recordID.isEmpty }, "a feed entry has an empty record id")
+        check(Set(entries.map(\.recordID)).count == entries.count, "a feed repeats a record id")
+    }
+
+    static let feedURL = URL(string: "http://127.0.0.1:8421/")!
 
     /// The stored form may be longer than the body (escapes), so re-parse it without the size limit.
     static let roomy: PostLimits = {

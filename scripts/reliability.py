@@ -1,0 +1,580 @@
+#!/usr/bin/env python3
+"""Reliability runs against the real hreaderd binary: chaos (SIGKILL under a mixed workload), load
+(concurrent keep-alive clients) and disk (full and read-only state directory).
+
+    scripts/reliability.py [--short | --long] [--bin DIR] [chaos] [load] [disk]
+
+--short (the default; scripts/test.sh runs it) takes about two minutes in all, --long much longer.
+Every run prints its figures; the exit status is 1 when a check failed. Only loopback traffic.
+Needs `hreaderd` and `hreaderd-storecheck` built (swift build), Python 3 standard library only.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PASSWORD = "reliability password"
+MARK = " [v2]"
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print(f"  FAIL: {message}", flush=True)
+    return condition
+
+
+def say(text):
+    print(text, flush=True)
+
+
+class Env:
+    """One state directory with a password file, a token and two versions of a synthetic family."""
+
+    def __init__(self, bin_dir, root, entries, seed=7):
+        self.bin = bin_dir
+        self.root = root
+        self.state = os.path.join(root, "state")
+        self.password_file = os.path.join(root, "password")
+        with open(self.password_file, "w") as f:
+            f.write(PASSWORD + "\n")
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("HREADERD_") and k not in ("CREDENTIALS_DIRECTORY", "STATE_DIRECTORY")}
+        self.env.update(HREADERD_STATE_DIR=self.state, HREADERD_PASSWORD_FILE=self.password_file, TZ="UTC")
+        self.v1 = os.path.join(root, "family-v1.ndjson")
+        self.v2 = os.path.join(root, "family-v2.ndjson")
+        self.hreaderd("generate-records", "--entries", str(entries), "--seed", str(seed), "--output", self.v1)
+        self.expected = {}  # record id -> (entries in v1, entries in v2)
+        with open(self.v1) as src, open(self.v2, "w") as dst:
+            for line in src:
+                record = json.loads(line)
+                n1 = sum(len(v) for k, v in record.items() if isinstance(v, list) and k != "languages")
+                # v2: every description marked, one result fewer; a mix of the two shows in the counts.
+                for key, value in record.items():
+                    if isinstance(value, list) and key != "languages":
+                        for entry in value:
+                            if isinstance(entry, dict):
+                                entry["description"] = str(entry.get("description", "")) + MARK
+                record["results"] = record["results"][:-1]
+                self.expected[record["_id"]] = (n1, n1 - 1)
+                dst.write(json.dumps(record) + "\n")
+
+    def hreaderd(self, *args, check_status=True):
+        result = subprocess.run([os.path.join(self.bin, "hreaderd"), *args], env=self.env, capture_output=True, text=True, timeout=300)
+        if check_status and result.returncode != 0:
+            raise RuntimeError(f"hreaderd {' '.join(args)}: {result.stderr.strip()}")
+        return result
+
+    def init(self):
+        self.hreaderd("init")
+        self.hreaderd("import-file", self.v1)
+        self.token = self.hreaderd("token", "create", "--name", "reliability").stdout.strip()
+
+    def storecheck(self):
+        """(integrity, {post id: data}, {record id: (entry_count, rows, marked)}) read straight from the store."""
+        result = subprocess.run([os.path.join(self.bin, "hreaderd-storecheck"), self.state, PASSWORD, MARK],
+                                capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            raise RuntimeError(f"hreaderd-storecheck: {result.stderr.strip()}")
+        integrity, posts, patients = None, {}, {}
+        for line in result.stdout.splitlines():
+            kind, _, rest = line.partition(" ")
+            if kind == "integrity":
+                integrity = rest
+            elif kind == "post":
+                pid, _, data = rest.partition(" ")
+                posts[pid] = data
+            elif kind == "patient":
+                rid, count, rows, marked = rest.split(" ")
+                patients[rid] = (int(count), int(rows), int(marked))
+        return integrity, posts, patients
+
+    def check_records(self, patients):
+        """Every patient is the old or the new version, never a mix. Returns (old, new)."""
+        old = new = 0
+        for rid, (n1, n2) in self.expected.items():
+            count, rows, marked = patients.get(rid, (-1, -1, -1))
+            if marked == 0 and rows == n1 and count == n1:
+                old += 1
+            elif marked == n2 and rows == n2 and count == n2:
+                new += 1
+            else:
+                check(False, f"patient {rid} is a mix: entry_count {count}, rows {rows}, marked {marked} (v1 {n1}, v2 {n2})")
+        return old, new
+
+
+class Server:
+    """`hreaderd serve` on a free loopback port; stderr drained into a buffer."""
+
+    def __init__(self, env, extra_env=None, preexec=None):
+        environment = dict(env.env)
+        environment.update(extra_env or {})
+        self.process = subprocess.Popen([os.path.join(env.bin, "hreaderd"), "serve", "--listen", "127.0.0.1:0", "--idle-lock", "0"],
+                                        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec)
+        self.log = []
+        self.port = None
+        ready = threading.Event()
+
+        def drain():
+            for raw in self.process.stderr:
+                line = raw.decode(errors="replace")
+                self.log.append(line)
+                match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+                if match and self.port is None:
+                    self.port = int(match.group(1))
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=drain, daemon=True).start()
+        ready.wait(60)
+        if self.port is None:
+            self.process.kill()
+            raise RuntimeError("hreaderd serve did not start: " + "".join(self.log[-20:]))
+
+    def rss_kib(self):
+        try:
+            with open(f"/proc/{self.process.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.process.returncode
+
+
+class Client:
+    """One keep-alive connection; reconnects after an error."""
+
+    def __init__(self, port, token):
+        self.port, self.token, self.conn = port, token, None
+
+    def request(self, method, target, body=None, content_type=None):
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Authorization": f"Bearer {self.token}"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        try:
+            self.conn.request(method, target, body=body, headers=headers)
+            response = self.conn.getresponse()
+            data = response.read()
+            return response.status, data
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = None
+            raise
+
+
+# --- chaos -----------------------------------------------------------------------------------------
+
+
+class Ledger:
+    """What the workload was told: acknowledged posts, rejected posts, deletes, and the in-doubt ones."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.acked = {}        # post id -> marker
+        self.rejected = set()  # markers answered 4xx
+        self.deleted = set()   # post ids answered 204
+        self.doubtful_posts = set()    # markers whose answer never came
+        self.doubtful_deletes = set()  # post ids whose delete answer never came
+        self.counter = 0
+        self.reads = 0
+
+    def marker(self):
+        with self.lock:
+            self.counter += 1
+            return f"c{self.counter}"
+
+
+def chaos_worker(port, token, ledger, stop, rng):
+    client = Client(port, token)
+    while not stop.is_set():
+        action = rng.random()
+        try:
+            if action < 0.35:
+                status, _ = client.request("GET", "/timeline.json?page=all")
+                if status == 200:
+                    with ledger.lock:
+                        ledger.reads += 1
+                else:
+                    check(status == 200, f"timeline read answered {status}")
+            elif action < 0.75:
+                marker = ledger.marker()
+                if rng.random() < 0.5:
+                    req = ("POST", "/timeline.json?key=levels", f"pain={rng.randint(0, 10)}&chaos={marker}", "application/x-www-form-urlencoded")
+                else:
+                    req = ("POST", "/timeline.json?key=levels", json.dumps({"mood": rng.randint(0, 10), "chaos": marker}), "application/json")
+                try:
+                    status, data = client.request(req[0], req[1], req[2], req[3])
+                except (OSError, http.client.HTTPException):
+                    with ledger.lock:
+                        ledger.doubtful_posts.add(marker)
+                    raise
+                with ledger.lock:
+                    if status == 201:
+                        ledger.acked[json.loads(data)["id"]] = marker
+                    else:
+                        ledger.doubtful_posts.add(marker)
+                        check(False, f"a good post answered {status}: {data[:200]!r}")
+            elif action < 0.85:
+                marker = ledger.marker()
+                # Rejected for certain: an unknown key, or nested JSON.
+                if rng.random() < 0.5:
+                    req = ("/timeline.json?key=bogus", f"chaos={marker}", "application/x-www-form-urlencoded")
+                else:
+                    req = ("/timeline.json?key=levels", json.dumps({"chaos": marker, "nested": {"a": 1}}), "application/json")
+                try:
+                    status, _ = client.request("POST", *req)
+                except (OSError, http.client.HTTPException):
+                    with ledger.lock:
+                        ledger.doubtful_posts.add(marker)
+                    raise
+                with ledger.lock:
+                    if check(status == 400, f"a bad post answered {status}"):
+                        ledger.rejected.add(marker)
+                    else:
+                        ledger.doubtful_posts.add(marker)
+            else:
+                with ledger.lock:
+                    live = [p for p in ledger.acked if p not in ledger.deleted and p not in ledger.doubtful_deletes]
+                    victim = rng.choice(live) if live else None
+                    if victim:
+                        ledger.doubtful_deletes.add(victim)
+                if victim is None:
+                    continue
+                status, _ = client.request("DELETE", f"/timeline/entries/{victim}")
+                with ledger.lock:
+                    if check(status == 204, f"delete of {victim} answered {status}"):
+                        ledger.doubtful_deletes.discard(victim)
+                        ledger.deleted.add(victim)
+        except (OSError, http.client.HTTPException, ValueError):
+            if stop.is_set():
+                return
+            time.sleep(0.01)
+
+
+def chaos(bin_dir, rounds, workers, entries, seed):
+    say(f"== chaos: {rounds} rounds of SIGKILL under reads, posts, deletes and a record re-import ({workers} clients)")
+    rng = random.Random(seed)
+    root = tempfile.mkdtemp(prefix="hreaderd-chaos-")
+    try:
+        env = Env(bin_dir, root, entries)
+        env.init()
+        ledger = Ledger()
+        survived = imports_killed = imports_done = 0
+        old = new = 0
+        started = time.monotonic()
+        for round_number in range(1, rounds + 1):
+            server = Server(env)
+            stop = threading.Event()
+            threads = [threading.Thread(target=chaos_worker, args=(server.port, env.token, ledger, stop, random.Random(rng.random())))
+                       for _ in range(workers)]
+            for t in threads:
+                t.start()
+            # The record re-import (the stand-in for a sync): the other version each time, in its own process.
+            version = env.v2 if round_number % 2 else env.v1
+            importer = subprocess.Popen([os.path.join(bin_dir, "hreaderd"), "import-file", version], env=env.env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.2, 1.5))
+            server.kill()
+            if importer.poll() is None:
+                importer.kill()
+                imports_killed += 1
+            else:
+                imports_done += 1
+            importer.wait()
+            stop.set()
+            for t in threads:
+                t.join(60)
+            integrity, posts, patients = env.storecheck()
+            if not check(integrity == "ok", f"round {round_number}: integrity_check says {integrity}"):
+                break
+            survived += 1
+            old, new = env.check_records(patients)
+            stored_markers = {}
+            for pid, data in posts.items():
+                try:
+                    stored_markers[json.loads(data).get("chaos")] = pid
+                except ValueError:
+                    check(False, f"post {pid} holds bad JSON: {data[:100]}")
+            with ledger.lock:
+                for pid, marker in ledger.acked.items():
+                    if pid in ledger.deleted:
+                        check(pid not in posts, f"round {round_number}: deleted post {pid} is back")
+                    elif pid not in ledger.doubtful_deletes:
+                        check(posts.get(pid) is not None and stored_markers.get(marker) == pid,
+                              f"round {round_number}: acknowledged post {pid} ({marker}) is missing")
+                for marker in ledger.rejected:
+                    check(marker not in stored_markers, f"round {round_number}: rejected post {marker} was stored")
+                known = set(ledger.acked.values()) | ledger.doubtful_posts
+                for marker in stored_markers:
+                    check(marker in known, f"round {round_number}: a post nobody sent is stored: {marker}")
+                # Settle what was in doubt, so later rounds check it as what the store now says.
+                for pid in list(ledger.doubtful_deletes):
+                    if pid not in posts:
+                        ledger.deleted.add(pid)
+                    ledger.doubtful_deletes.discard(pid)
+            if FAILURES:
+                break
+        with ledger.lock:
+            acked = len(ledger.acked)
+            found = sum(1 for pid in ledger.acked if pid in posts)
+            deleted = len(ledger.deleted)
+            say(f"  kills survived: {survived}/{rounds} (integrity_check ok after each), {time.monotonic() - started:.1f} s")
+            say(f"  posts acknowledged: {acked}, found: {found}, deleted (204) and gone: {deleted}, "
+                f"acknowledged and not deleted found: {found}/{acked - deleted}")
+            say(f"  posts rejected (400) and absent: {len(ledger.rejected)}; answers lost to a kill: {len(ledger.doubtful_posts)} posts")
+            say(f"  timeline reads: {ledger.reads}; re-imports killed mid-way: {imports_killed}, finished: {imports_done}; "
+                f"patients old version: {old}, new version: {new}, mixed: {len(env.expected) - old - new}")
+        check(acked > 0 and survived == rounds, "the chaos run did not complete its rounds with acknowledged posts")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# --- load ------------------------------------------------------------------------------------------
+
+
+def load(bin_dir, seconds, clients, entries, seed):
+    say(f"== load: {clients} keep-alive clients for {seconds} s, 10% posts, record re-imports running")
+    root = tempfile.mkdtemp(prefix="hreaderd-load-")
+    try:
+        env = Env(bin_dir, root, entries)
+        env.init()
+        server = Server(env)
+        lock = threading.Lock()
+        latencies, errors = [], []
+        counts = {"requests": 0, "posts": 0, "imports": 0}
+        stop = threading.Event()
+
+        def worker(index):
+            rng = random.Random(seed * 1000 + index)
+            client = Client(server.port, env.token)
+            mine = []
+            while not stop.is_set():
+                began = time.perf_counter()
+                try:
+                    if rng.random() < 0.1:
+                        status, _ = client.request("POST", "/timeline.json?key=levels", f"pain={rng.randint(0, 10)}", "application/x-www-form-urlencoded")
+                        ok, post = status == 201, 1
+                    else:
+                        page = rng.choice(["year", "decade", "all", "month"])
+                        status, _ = client.request("GET", f"/timeline.json?page={page}")
+                        ok, post = status == 200, 0
+                except (OSError, http.client.HTTPException) as error:
+                    ok, post, status = False, 0, repr(error)
+                mine.append(time.perf_counter() - began)
+                with lock:
+                    counts["requests"] += 1
+                    counts["posts"] += post
+                    if not ok:
+                        errors.append(status)
+            with lock:
+                latencies.extend(mine)
+
+        def importer():
+            n = 0
+            while not stop.is_set():
+                n += 1
+                subprocess.run([os.path.join(bin_dir, "hreaderd"), "import-file", env.v2 if n % 2 else env.v1], env=env.env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                with lock:
+                    counts["imports"] += 1
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)] + [threading.Thread(target=importer)]
+        rss = [(0.0, server.rss_kib())]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        while time.monotonic() - started < seconds:
+            time.sleep(1)
+            rss.append((time.monotonic() - started, server.rss_kib()))
+        stop.set()
+        for t in threads:
+            t.join(120)
+        elapsed = time.monotonic() - started
+        status = server.stop()
+        integrity, posts, patients = env.storecheck()
+        latencies.sort()
+
+        def pct(p):
+            return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else 0
+
+        warm = rss[min(len(rss) - 1, max(1, len(rss) // 4))][1]
+        samples = ", ".join(f"{int(t)}s:{kib // 1024}MB" for t, kib in rss[:: max(1, len(rss) // 10)])
+        say(f"  requests: {counts['requests']} ({counts['requests'] / elapsed:.0f}/s), posts: {counts['posts']}, "
+            f"errors: {len(errors)}, re-imports: {counts['imports']}")
+        say(f"  latency ms: p50 {pct(0.5):.1f}, p90 {pct(0.9):.1f}, p99 {pct(0.99):.1f}, max {pct(1.0):.1f}")
+        say(f"  resident memory: start {rss[0][1] // 1024} MB, after warm-up {warm // 1024} MB, end {rss[-1][1] // 1024} MB, "
+            f"max {max(k for _, k in rss) // 1024} MB; samples {samples}")
+        say(f"  store after the run: integrity {integrity}, posts stored {len(posts)}")
+        check(not errors, f"{len(errors)} errors under load, first: {errors[:5]}")
+        check(status == 0, f"the daemon exited {status} on SIGTERM after the load")
+        check(integrity == "ok", f"integrity_check after load: {integrity}")
+        check(len(posts) == counts["posts"], f"{counts['posts']} posts acknowledged, {len(posts)} stored")
+        env.check_records(patients)
+        # Unbounded growth would keep climbing after warm-up; allow generous slack for allocator caches.
+        check(rss[-1][1] <= 2 * warm + 64 * 1024, f"resident memory grew from {warm} KiB after warm-up to {rss[-1][1]} KiB")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# --- disk ------------------------------------------------------------------------------------------
+
+
+def disk(bin_dir, entries):
+    say("== disk: a full and a read-only state directory (tmpfs)")
+    root = tempfile.mkdtemp(prefix="hreaderd-disk-")
+    mount = os.path.join(root, "mnt")
+    os.makedirs(mount)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", mount], capture_output=True).returncode != 0:
+        say("  SKIPPED: cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN); run as root to test a full disk")
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    server = None
+    try:
+        env = Env(bin_dir, root, entries)
+        env.state = os.path.join(mount, "state")
+        env.env["HREADERD_STATE_DIR"] = env.state
+        env.init()
+        server = Server(env)
+        client = Client(server.port, env.token)
+        acked = []
+
+        def post(tag):
+            try:
+                status, data = client.request("POST", "/timeline.json?key=levels", f"pain=3&disk={tag}", "application/x-www-form-urlencoded")
+            except (OSError, http.client.HTTPException) as error:
+                return None, repr(error)
+            if status == 201:
+                acked.append(json.loads(data)["id"])
+            return status, data
+
+        check(post("before")[0] == 201, "a post before the disk filled")
+        # Fill the file system to the last byte.
+        filler = os.path.join(mount, "filler")
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+        for chunk in (1 << 16, 512, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * chunk)
+            except OSError:
+                pass
+        os.close(fd)
+        statuses, bodies = [], []
+        padding = "x" * 3000
+        for i in range(40):  # pages fill up: keep posting until the store says it is full
+            status, body = (post(f"full{i}&note={padding}"))
+            statuses.append(status)
+            bodies.append(body)
+            if status == 503:
+                break
+        full_status = statuses[-1]
+        message = ""
+        try:
+            message = json.loads(bodies[-1])["error"]["message"]
+            code = json.loads(bodies[-1])["error"]["code"]
+        except (ValueError, KeyError, TypeError):
+            code = None
+        say(f"  disk full: posts answered {statuses}; error {code}: {message}")
+        check(full_status == 503 and code == "store_unavailable", f"a post on a full disk answered {full_status} {bodies[-1]!r}")
+        status, _ = client.request("GET", "/timeline.json?page=all")
+        check(status == 200, f"a read on a full disk answered {status}")
+        status, _ = client.request("GET", "/healthz")
+        check(status == 200, f"/healthz on a full disk answered {status}")
+        os.remove(filler)
+        status, _ = post("after-space")
+        check(status == 201, f"a post after space came back answered {status}")
+        say(f"  space back: post answered {status}")
+
+        # Read-only: remount the state directory's file system read-only under the running daemon.
+        ro = subprocess.run(["mount", "-o", "remount,ro", mount], capture_output=True, text=True)
+        if ro.returncode != 0:
+            say(f"  read-only: remount refused ({ro.stderr.strip()}); read-only state directory not tested")
+        else:
+            status, body = post("read-only")
+            try:
+                error = json.loads(body)["error"]
+            except (ValueError, KeyError, TypeError):
+                error = {}
+            say(f"  read-only: post answered {status} {error.get('code')}: {error.get('message')}")
+            check(status == 503 and error.get("code") == "store_unavailable", f"a post on a read-only store answered {status} {body!r}")
+            status, _ = client.request("GET", "/timeline.json?page=all")
+            check(status == 200, f"a read on a read-only store answered {status}")
+            say(f"  read-only: timeline read answered {status}")
+            subprocess.run(["mount", "-o", "remount,rw", mount], check=True)
+            status, _ = post("after-rw")
+            check(status == 201, f"a post after the remount read-write answered {status}")
+            say(f"  writable again: post answered {status}")
+        server.kill()
+        server = None
+        integrity, posts, patients = env.storecheck()
+        missing = [p for p in acked if p not in posts]
+        say(f"  after SIGKILL: integrity {integrity}, posts acknowledged {len(acked)}, found {len(acked) - len(missing)}, stored {len(posts)}")
+        check(integrity == "ok", f"integrity after disk full: {integrity}")
+        check(not missing and len(posts) == len(acked), f"posts acknowledged {acked}, stored {sorted(posts)}")
+        env.check_records(patients)
+    finally:
+        if server:
+            server.kill()
+        subprocess.run(["umount", "-l", mount], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="*", help="chaos, load, disk (default: all three)")
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--short", action="store_true", help="a few minutes in all (the default)")
+    length.add_argument("--long", action="store_true", help="hundreds of kills, a five-minute load")
+    parser.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "debug"),
+                        help="directory holding hreaderd and hreaderd-storecheck (default .build/debug)")
+    parser.add_argument("--seed", type=int, default=int(os.environ.get("RELIABILITY_SEED", "11")))
+    args = parser.parse_args()
+    runs = args.runs or ["chaos", "load", "disk"]
+    if set(runs) - {"chaos", "load", "disk"}:
+        parser.error("runs are chaos, load and disk")
+    bin_dir = os.path.abspath(args.bin)
+    say(f"reliability ({'long' if args.long else 'short'}), seed {args.seed}, binaries {bin_dir}")
+    if "chaos" in runs:
+        if args.long:
+            chaos(bin_dir, rounds=200, workers=6, entries=2000, seed=args.seed)
+        else:
+            chaos(bin_dir, rounds=12, workers=4, entries=1000, seed=args.seed)
+    if "load" in runs:
+        if args.long:
+            load(bin_dir, seconds=300, clients=64, entries=2000, seed=args.seed)
+        else:
+            load(bin_dir, seconds=20, clients=16, entries=500, seed=args.seed)
+    if "disk" in runs:
+        disk(bin_dir, entries=300)
+    if FAILURES:
+        say(f"reliability: {len(FAILURES)} checks failed")
+        sys.exit(1)
+    say("reliability: every check passed")
+
+
+if __name__ == "__main__":
+    main()
