@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Reliability runs against the real hreaderd binary: chaos (SIGKILL under a mixed workload), load
-(concurrent keep-alive clients) and disk (full and read-only state directory).
+(concurrent keep-alive clients) and disk (full and read-only state directory). The sync comes from two
+rhex-sandbox processes (the old and the new version of a synthetic family).
 
     scripts/reliability.py [--short | --long] [--bin DIR] [chaos] [load] [disk]
 
 --short (the default; scripts/test.sh runs it) takes about two minutes in all, --long much longer.
 Every run prints its figures; the exit status is 1 when a check failed. Only loopback traffic.
-Needs `hreaderd` and `hreaderd-storecheck` built (swift build), Python 3 standard library only.
+Needs `hreaderd`, `hreaderd-storecheck` and `rhex-sandbox` built (swift build), Python 3 standard library only.
 """
 import argparse
 import http.client
@@ -24,6 +25,7 @@ import time
 
 PASSWORD = "reliability password"
 MARK = " [v2]"
+SOURCE = "sandbox"
 FAILURES = []
 
 
@@ -66,6 +68,8 @@ class Env:
                                 entry["description"] = str(entry.get("description", "")) + MARK
                 record["results"] = record["results"][:-1]
                 self.expected[record["_id"]] = (n1, n1 - 1)
+                # An RHEx source knows a patient by the feed's record id, the medical record number.
+                self.expected[str(record.get("medical_record_number"))] = (n1, n1 - 1)
                 dst.write(json.dumps(record) + "\n")
 
     def hreaderd(self, *args, check_status=True):
@@ -94,22 +98,79 @@ class Env:
                 pid, _, data = rest.partition(" ")
                 posts[pid] = data
             elif kind == "patient":
-                rid, count, rows, marked = rest.split(" ")
-                patients[rid] = (int(count), int(rows), int(marked))
+                head, count, rows, marked = rest.rsplit(" ", 3)
+                source, _, rid = head.partition(" ")
+                patients[(source, rid)] = (int(count), int(rows), int(marked))
         return integrity, posts, patients
 
     def check_records(self, patients):
-        """Every patient is the old or the new version, never a mix. Returns (old, new)."""
+        """Every patient of every source is the old or the new version, never a mix. Returns (old, new)."""
         old = new = 0
-        for rid, (n1, n2) in self.expected.items():
-            count, rows, marked = patients.get(rid, (-1, -1, -1))
+        for (source, rid), (count, rows, marked) in patients.items():
+            if rid not in self.expected:
+                check(False, f"an unknown patient {source}/{rid}")
+                continue
+            n1, n2 = self.expected[rid]
             if marked == 0 and rows == n1 and count == n1:
                 old += 1
             elif marked == n2 and rows == n2 and count == n2:
                 new += 1
             else:
-                check(False, f"patient {rid} is a mix: entry_count {count}, rows {rows}, marked {marked} (v1 {n1}, v2 {n2})")
+                check(False, f"patient {source}/{rid} is a mix: entry_count {count}, rows {rows}, marked {marked} (v1 {n1}, v2 {n2})")
+        files = sum(1 for source, _ in patients if source != SOURCE)
+        check(files == len(self.expected) // 2, f"{files} patients from the file import, {len(self.expected) // 2} expected")
         return old, new
+
+    def start_sandboxes(self):
+        """Two RHEx sandboxes, one serving the old version of the family and one the new, and a source
+        `sandbox` that points at the old; `point_source` switches it. False when there is no sandbox."""
+        sandbox = os.path.join(self.bin, "rhex-sandbox")
+        if not os.path.exists(sandbox) or self.hreaderd("sync", "--help", check_status=False).returncode != 0:
+            return False
+        self.sandboxes, self.urls = [], []
+        for version in (self.v1, self.v2):
+            port = free_port()
+            process = subprocess.Popen([sandbox, "--records", version, "--listen", f"127.0.0.1:{port}", "--user", "family:family-pw"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.sandboxes.append(process)
+            self.urls.append(f"http://127.0.0.1:{port}/")
+            wait_for_port(port)
+        for name, text in (("secret", "sandbox-client-secret"), ("user-pw", "family-pw")):
+            with open(os.path.join(self.root, name), "w") as f:
+                f.write(text + "\n")
+        self.point_source(0, update=False)
+        return True
+
+    def point_source(self, version, update=True):
+        self.hreaderd("source", "add", SOURCE, "--url", self.urls[version], "--client-id", "hreaderd",
+                      "--client-secret-file", os.path.join(self.root, "secret"), "--username", "family",
+                      "--user-password-file", os.path.join(self.root, "user-pw"), *(["--update"] if update else []))
+
+    def sync_command(self):
+        return [os.path.join(self.bin, "hreaderd"), "sync", SOURCE, "--wait"]
+
+    def stop_sandboxes(self):
+        for process in getattr(self, "sandboxes", []):
+            process.kill()
+            process.wait()
+
+
+def free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port):
+    import socket
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
 
 
 class Server:
@@ -277,17 +338,23 @@ def chaos_worker(port, token, ledger, stop, rng):
 
 
 def chaos(bin_dir, rounds, workers, entries, seed):
-    say(f"== chaos: {rounds} rounds of SIGKILL under reads, posts, deletes and a record re-import ({workers} clients)")
+    say(f"== chaos: {rounds} rounds of SIGKILL under reads, posts, deletes, a record re-import and a sync ({workers} clients)")
     rng = random.Random(seed)
     root = tempfile.mkdtemp(prefix="hreaderd-chaos-")
+    env = None
     try:
         env = Env(bin_dir, root, entries)
         env.init()
+        has_sync = env.start_sandboxes()
+        if not has_sync:
+            say("  (no rhex-sandbox or hreaderd sync in this build: record re-imports only)")
         ledger = Ledger()
-        survived = imports_killed = imports_done = 0
+        survived = imports_killed = imports_done = syncs_killed = syncs_done = 0
         old = new = 0
         started = time.monotonic()
         for round_number in range(1, rounds + 1):
+            if has_sync:
+                env.point_source(round_number % 2)
             server = Server(env)
             stop = threading.Event()
             threads = [threading.Thread(target=chaos_worker, args=(server.port, env.token, ledger, stop, random.Random(rng.random())))
@@ -298,6 +365,9 @@ def chaos(bin_dir, rounds, workers, entries, seed):
             version = env.v2 if round_number % 2 else env.v1
             importer = subprocess.Popen([os.path.join(bin_dir, "hreaderd"), "import-file", version], env=env.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # The sync from the sandbox, which now serves the other version, also in its own process.
+            syncer = subprocess.Popen(env.sync_command(), env=env.env, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL) if has_sync else None
             time.sleep(rng.uniform(0.2, 1.5))
             server.kill()
             if importer.poll() is None:
@@ -306,6 +376,14 @@ def chaos(bin_dir, rounds, workers, entries, seed):
             else:
                 imports_done += 1
             importer.wait()
+            if syncer:
+                if syncer.poll() is None:
+                    syncer.kill()
+                    syncs_killed += 1
+                else:
+                    check(syncer.returncode == 0, f"round {round_number}: hreaderd sync exited {syncer.returncode}")
+                    syncs_done += 1
+                syncer.wait()
             stop.set()
             for t in threads:
                 t.join(60)
@@ -348,9 +426,13 @@ def chaos(bin_dir, rounds, workers, entries, seed):
                 f"acknowledged and not deleted found: {found}/{acked - deleted}")
             say(f"  posts rejected (400) and absent: {len(ledger.rejected)}; answers lost to a kill: {len(ledger.doubtful_posts)} posts")
             say(f"  timeline reads: {ledger.reads}; re-imports killed mid-way: {imports_killed}, finished: {imports_done}; "
-                f"patients old version: {old}, new version: {new}, mixed: {len(env.expected) - old - new}")
+                f"syncs from the sandbox killed mid-way: {syncs_killed}, finished: {syncs_done}")
+            say(f"  patients (file import and sandbox) at the end: old version {old}, new version {new}, mixed 0 "
+                f"(checked after every kill)")
         check(acked > 0 and survived == rounds, "the chaos run did not complete its rounds with acknowledged posts")
     finally:
+        if env:
+            env.stop_sandboxes()
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -358,15 +440,17 @@ def chaos(bin_dir, rounds, workers, entries, seed):
 
 
 def load(bin_dir, seconds, clients, entries, seed):
-    say(f"== load: {clients} keep-alive clients for {seconds} s, 10% posts, record re-imports running")
+    say(f"== load: {clients} keep-alive clients for {seconds} s, 10% posts, record re-imports and syncs running")
     root = tempfile.mkdtemp(prefix="hreaderd-load-")
+    env = None
     try:
         env = Env(bin_dir, root, entries)
         env.init()
+        has_sync = env.start_sandboxes()
         server = Server(env)
         lock = threading.Lock()
         latencies, errors = [], []
-        counts = {"requests": 0, "posts": 0, "imports": 0}
+        counts = {"requests": 0, "posts": 0, "imports": 0, "syncs": 0}
         stop = threading.Event()
 
         def worker(index):
@@ -402,6 +486,14 @@ def load(bin_dir, seconds, clients, entries, seed):
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 with lock:
                     counts["imports"] += 1
+                if has_sync and not stop.is_set():
+                    # A sync that changes every record: the source points at the other sandbox each time.
+                    env.point_source(n % 2)
+                    result = subprocess.run(env.sync_command(), env=env.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    with lock:
+                        counts["syncs"] += 1
+                        if result.returncode != 0:
+                            errors.append("sync: " + result.stderr.decode(errors="replace").strip()[-200:])
 
         threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)] + [threading.Thread(target=importer)]
         rss = [(0.0, server.rss_kib())]
@@ -425,7 +517,7 @@ def load(bin_dir, seconds, clients, entries, seed):
         warm = rss[min(len(rss) - 1, max(1, len(rss) // 4))][1]
         samples = ", ".join(f"{int(t)}s:{kib // 1024}MB" for t, kib in rss[:: max(1, len(rss) // 10)])
         say(f"  requests: {counts['requests']} ({counts['requests'] / elapsed:.0f}/s), posts: {counts['posts']}, "
-            f"errors: {len(errors)}, re-imports: {counts['imports']}")
+            f"errors: {len(errors)}, re-imports: {counts['imports']}, syncs from the sandbox: {counts['syncs']}")
         say(f"  latency ms: p50 {pct(0.5):.1f}, p90 {pct(0.9):.1f}, p99 {pct(0.99):.1f}, max {pct(1.0):.1f}")
         say(f"  resident memory: start {rss[0][1] // 1024} MB, after warm-up {warm // 1024} MB, end {rss[-1][1] // 1024} MB, "
             f"max {max(k for _, k in rss) // 1024} MB; samples {samples}")
@@ -438,6 +530,8 @@ def load(bin_dir, seconds, clients, entries, seed):
         # Unbounded growth would keep climbing after warm-up; allow generous slack for allocator caches.
         check(rss[-1][1] <= 2 * warm + 64 * 1024, f"resident memory grew from {warm} KiB after warm-up to {rss[-1][1]} KiB")
     finally:
+        if env:
+            env.stop_sandboxes()
         shutil.rmtree(root, ignore_errors=True)
 
 

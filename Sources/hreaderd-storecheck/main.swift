@@ -2,7 +2,7 @@
 // they check, one fact a line:
 //   integrity ok                                   (PRAGMA integrity_check)
 //   post t_… DATA                                  (every timeline post and its stored JSON)
-//   patient RECORD_ID ENTRY_COUNT ENTRIES MARKED   (stored count, rows in entries, rows whose description has MARK)
+//   patient SOURCE RECORD_ID ENTRY_COUNT ENTRIES MARKED   (stored count, rows in entries, rows whose description has MARK)
 // Usage: hreaderd-storecheck STATE_DIR PASSWORD [MARK]
 import Foundation
 import Store
@@ -22,9 +22,10 @@ do {
         lines.append("integrity " + integrity.joined(separator: "; "))
         lines += try db.rows("SELECT id, data FROM timeline_entries ORDER BY id") { "post " + $0.string(0) + " " + $0.string(1) }
         lines += try db.rows("""
-            SELECT p.record_id, p.entry_count, count(e.pk), count(CASE WHEN instr(e.description, ?) > 0 THEN 1 END)
-            FROM patients p LEFT JOIN entries e ON e.patient_id = p.id GROUP BY p.id ORDER BY p.record_id
-            """, [mark]) { "patient \($0.string(0)) \($0.int64(1)) \($0.int64(2)) \($0.int64(3))" }
+            SELECT s.name, p.record_id, p.entry_count, count(e.pk), count(CASE WHEN instr(e.description, ?) > 0 THEN 1 END)
+            FROM patients p JOIN sources s ON s.id = p.source_id LEFT JOIN entries e ON e.patient_id = p.id
+            GROUP BY p.id ORDER BY s.name, p.record_id
+            """, [mark]) { "patient \($0.string(0)) \($0.string(1)) \($0.int64(2)) \($0.int64(3)) \($0.int64(4))" }
         return lines
     }
     print(lines.joined(separator: "\n"))
