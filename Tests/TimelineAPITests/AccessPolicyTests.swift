@@ -134,6 +134,17 @@ struct AccessPolicyTests {
         }
     }
 
+    @Test("the root, health and the web app's files answer without a session; the root redirects to the app")
+    func publicRoutes() async throws {
+        try await ServedApp.with(records: [Self.record], policy: true, locked: true) { served in
+            let root = try await served.client.get("/")
+            #expect(root.status == 302)
+            #expect(root.header("Location") == "/timeline/")
+            #expect(![401, 423].contains(try await served.client.get("/timeline/app.js").status), "the app's files need no session")
+            #expect(try await served.client.get("/healthz").status == 200)
+        }
+    }
+
     @Test("a Host that is not a local name is 403 bad_host, on every route", arguments: ["/healthz", "/patients.json", "/timeline/"])
     func badHost(_ path: String) async throws {
         try await ServedApp.with(records: [Self.record], policy: true) { served in

@@ -62,7 +62,7 @@ struct AccessPolicy: Middleware {
     /// Routes that answer without credentials: health, sign-in, and the web app's own files.
     static func isPublic(_ request: Request) -> Bool {
         let segments = request.pathSegments
-        if segments == [""] || segments == ["healthz"] || segments == ["session"] { return true }
+        if segments.isEmpty || segments == [""] || segments == ["healthz"] || segments == ["session"] { return true }
         if request.method == .GET || request.method == .HEAD {
             // The web app's files; /timeline/entries/{id} is a posted entry, which is patient data.
             return segments.count >= 2 && segments[0] == "timeline" && segments[1] != "entries"
