@@ -5,6 +5,7 @@
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
+// sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end.
 import Foundation
 import Store
 
@@ -21,7 +22,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "timeline"] }
+if sections.isEmpty { sections = ["store", "import", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -39,6 +40,11 @@ do {
         let rows = try await TimelineBenchmark.run()
         TimelineBenchmark.printTable(rows)
         json.append(#""timeline":"# + TimelineBenchmark.json(rows))
+    }
+    if sections.contains("sync") {
+        let result = try await SyncBenchmark.run()
+        SyncBenchmark.printTable(result)
+        json.append(#""sync":"# + SyncBenchmark.json(result))
     }
 } catch {
     FileHandle.standardError.write(Data("hreaderd-bench: \(error)\n".utf8))

@@ -2,6 +2,7 @@ import Foundation
 @testable import RHExClient
 import RHExSandbox
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -157,6 +158,38 @@ struct SyncBehaviourTests {
             #expect(ended.id == partial.id && ended.state == .done)
             #expect(ended.counts.patientsNotModified == before && ended.counts.patientsAdded == 20 - before)
             #expect(try await harness.patients().count == 20)
+        }
+    }
+
+    @Test("locking the store cuts a job short; it waits, and resumes when the store is unlocked again")
+    func lockedMidJob() async throws {
+        try await SyncHarness.with(records: Fixtures.records(20)) { harness in
+            harness.sandbox.inject(.delay(seconds: 0.1), on: .records, times: nil)
+            var configuration = SyncHarness.fastConfiguration
+            configuration.maxConcurrentDownloads = 2
+            let gate = Mutex<Store?>(harness.store)
+            let runner = JobRunner(configuration: configuration, store: { gate.withLock { $0 } })
+            _ = try await ImportQueue.enqueue(nil, trigger: .request, store: harness.store)
+            await runner.start()
+            let partial = try await Self.waitForJob(harness.store) { $0.state == .running && $0.progressDone >= 4 }
+            // Lock: the runner sees no store, and the open one is closed under the running job.
+            gate.withLock { $0 = nil }
+            harness.store.close()
+            try await Task.sleep(for: .milliseconds(400))
+            let reopened = try Store.open(at: StateDirectory(path: harness.dir.file("state")), password: "pw")
+            defer { reopened.close() }
+            let waiting = try #require(try await reopened.importJob(id: partial.id))
+            #expect(waiting.state == .running && waiting.owner == runner.owner, "nothing ran while locked")
+            let storedWhileLocked = try await reopened.patients().count
+            #expect(storedWhileLocked < 20)
+            harness.sandbox.clearFaults()
+            gate.withLock { $0 = reopened }
+            Wakeup.jobs.signal()
+            let done = try await Self.waitForJob(reopened) { $0.id == partial.id && $0.state == .done }
+            await runner.stop()
+            #expect(done.attempts == 2)
+            #expect(done.counts.patientsNotModified == storedWhileLocked)
+            #expect(try await reopened.patients().count == 20)
         }
     }
 
