@@ -21,6 +21,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+    /// SQLITE_IOERR: reading or writing the files failed (EIO, or EROFS from a file system the kernel
+    /// remounted read-only after an error).
+    public var isIOError: Bool { primaryCode == SQLITE_IOERR }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

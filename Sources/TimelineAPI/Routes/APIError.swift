@@ -23,13 +23,14 @@ enum APIError {
         }
     }
 
-    /// Store failures: a full disk or a read-only store is `503` (reads keep working); anything else `500`.
+    /// Store failures: a full disk, a read-only store or failing writes (a file system remounted read-only
+    /// answers EROFS, which SQLite reports as an I/O error) are `503` (reads keep working); anything else `500`.
     static func store(_ error: StoreError) -> HTTPError {
         switch error {
         case .closed: return locked
-        case .database(let db) where db.isDiskFull || db.isReadOnly:
+        case .database(let db) where db.isDiskFull || db.isReadOnly || db.isIOError:
             return HTTPError(.serviceUnavailable, code: "store_unavailable",
-                             message: "The store cannot take writes right now (disk full or read-only); reading still works.")
+                             message: "The store cannot take writes right now (disk full, read-only or failing); reading still works.")
         default: return HTTPError.internalServerError
         }
     }
