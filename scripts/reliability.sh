@@ -11,5 +11,6 @@ mode=${1:---short}
 case "$mode" in --short|--long) ;; *) echo "usage: scripts/reliability.sh [--short | --long]" >&2; exit 2 ;; esac
 swift build --product hreaderd
 swift build --product hreaderd-storecheck
+swift build --product rhex-sandbox
 scripts/fuzz.sh "$mode"
 /usr/bin/python3 scripts/reliability.py "$mode"
