@@ -72,13 +72,18 @@ public actor JobRunner {
 
     // MARK: - The daemon's loop
 
+    /// How often the daemon's loop looks for sources whose periodic sync is due.
+    static let scheduleCheckSeconds: Int64 = 30
+
     private func runLoop() async {
+        var nextScheduleCheck = Int64.min
         while !Task.isCancelled {
             let generation = Wakeup.jobs.generation
             if let store = storeProvider() {
                 do throws(StoreError) {
-                    if configuration.syncIntervalSeconds > 0 {
+                    if configuration.syncIntervalSeconds > 0, now() >= nextScheduleCheck {
                         _ = try await store.enqueueDueImports(defaultIntervalSeconds: configuration.syncIntervalSeconds, now: now())
+                        nextScheduleCheck = now() + min(Self.scheduleCheckSeconds, configuration.syncIntervalSeconds)
                     }
                     try await claimAndStart(store, only: nil)
                 } catch {
