@@ -67,7 +67,7 @@ struct SyncShutdownTests {
         #expect(check.out.contains("integrity ok"))
         for line in check.out.split(separator: "\n") where line.hasPrefix("patient ") {
             let fields = line.split(separator: " ")
-            #expect(fields.count >= 4 && fields[2] == fields[3], "a patient stored in part: \(line)")
+            #expect(fields.count >= 5 && fields[3] == fields[4], "a patient stored in part: \(line)")
         }
         let resumed = try Daemon(state: state, environment: ["HREADERD_PASSWORD_FILE": dir.file("pw")])
         defer { resumed.stop() }
