@@ -22,7 +22,18 @@ enum SyncBenchmark {
         var runs: [Run]
     }
 
-    static let samplePath = "../shared/rhex-samples/pds_records_500.ndjson"
+    /// `../shared/rhex-samples/pds_records_500.ndjson` beside the repository: looked for from the working
+    /// directory, then from each folder above the executable.
+    static var samplePath: String? {
+        let relative = "shared/rhex-samples/pds_records_500.ndjson"
+        var candidates = [FileManager.default.currentDirectoryPath + "/../" + relative]
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(folder.deletingLastPathComponent().appendingPathComponent(relative).path)
+            folder = folder.deletingLastPathComponent()
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
 
     static func run(concurrency: [Int] = [1, 4, 8]) async throws -> Result {
         let (records, corpus) = try corpus()
@@ -40,7 +51,7 @@ enum SyncBenchmark {
     }
 
     static func corpus() throws -> ([SandboxRecord], String) {
-        if FileManager.default.fileExists(atPath: samplePath) {
+        if let samplePath {
             return (try SandboxRecord.load(ndjson: samplePath), "pds_records_500.ndjson (the RHEx server's fixture)")
         }
         let generator = SyntheticRecords(seed: 2012)
