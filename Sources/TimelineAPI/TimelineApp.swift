@@ -52,8 +52,9 @@ public final class TimelineApp: Sendable {
     /// Drops the key from memory and ends every session.
     public func lockNow(reason: String) {
         guard !gate.isLocked else { return }
-        gate.lock()
+        // Sessions end first: once the gate reads locked, no session of before may still be valid.
         sessions.endAll()
+        gate.lock()
         logger.notice("the store was locked (\(reason))")
     }
 
