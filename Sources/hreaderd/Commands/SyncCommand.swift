@@ -65,7 +65,7 @@ struct SyncCommand: AsyncParsableCommand {
         await runner.stop()
         var incomplete = 0
         for job in ended {
-            Console.out(Self.result(job, startedHere: reporter.started(job.id)))
+            Console.out(Self.result(job, startedHere: reporter.started(job.id), seconds: reporter.seconds(job.id)))
             if job.state != .done { incomplete += 1 }
         }
         if incomplete > 0 {
@@ -73,12 +73,13 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    static func result(_ job: ImportJob, startedHere: Bool) -> String {
+    static func result(_ job: ImportJob, startedHere: Bool, seconds: Double?) -> String {
         let name = job.sourceName
         switch job.state {
         case .done:
-            let seconds = job.finishedAt.flatMap { end in job.startedAt.map { end - $0 } }
-            return "\(name): done\(seconds.map { " in \($0) s" } ?? ""): \(job.counts.summary)"
+            let took = seconds.map { String(format: " in %.1f s", $0) }
+                ?? job.finishedAt.flatMap { end in job.startedAt.map { " in \(end - $0) s" } } ?? ""
+            return "\(name): done\(took): \(job.counts.summary)"
         case .failed:
             return "\(name): failed after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"): \(job.lastError ?? "no reason given")"
         case .needsSignIn:
@@ -100,6 +101,9 @@ final class ProgressReporter: Sendable {
     private struct State {
         var lastLine: [Int64: (at: ContinuousClock.Instant, done: Int)] = [:]
         var started: Set<Int64> = []
+        /// When this process last started each job, and how long its last run took.
+        var startedAt: [Int64: ContinuousClock.Instant] = [:]
+        var seconds: [Int64: Double] = [:]
     }
 
     private let state = Mutex(State())
@@ -107,10 +111,15 @@ final class ProgressReporter: Sendable {
 
     func started(_ id: Int64) -> Bool { state.withLock { $0.started.contains(id) } }
 
+    func seconds(_ id: Int64) -> Double? { state.withLock { $0.seconds[id] } }
+
     func report(_ event: JobEvent) {
         switch event {
         case .started(let job):
-            state.withLock { _ = $0.started.insert(job.id) }
+            state.withLock { state in
+                state.started.insert(job.id)
+                state.startedAt[job.id] = .now
+            }
             Console.err("\(job.sourceName): syncing (attempt \(job.attempts))…")
         case let .progress(id, source, done, total):
             let now = ContinuousClock.now
@@ -121,6 +130,12 @@ final class ProgressReporter: Sendable {
             }
             if due, let total { Console.err("\(source): \(done) of \(total) patients") }
         case .finished(let job):
+            state.withLock { state in
+                if let start = state.startedAt[job.id] {
+                    let elapsed = ContinuousClock.now - start
+                    state.seconds[job.id] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                }
+            }
             if job.state == .queued, let error = job.lastError { Console.err("\(job.sourceName): will retry: \(error)") }
         case .problem(let message):
             Console.err("hreaderd: \(message)")
