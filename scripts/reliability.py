@@ -369,6 +369,7 @@ def chaos(bin_dir, rounds, workers, entries, seed):
             syncer = subprocess.Popen(env.sync_command(), env=env.env, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL) if has_sync else None
             time.sleep(rng.uniform(0.2, 1.5))
+            stop.set()  # no new requests: only those in flight lose their answer to the kill
             server.kill()
             if importer.poll() is None:
                 importer.kill()
@@ -639,6 +640,23 @@ def disk(bin_dir, entries):
             say(f"  writable again: post answered {status}")
         server.kill()
         server = None
+        # A state directory that is read-only when the daemon starts (now the mount has no writers, it
+        # can be remounted read-only for real).
+        if subprocess.run(["mount", "-o", "remount,ro", mount], capture_output=True).returncode == 0:
+            try:
+                server = Server(env)
+                client = Client(server.port, env.token)
+                read, _ = client.request("GET", "/timeline.json?page=all")
+                write = post("read-only-start")[0]
+                say(f"  read-only at start: the daemon serves; read {read}, post {write}")
+                check(read == 200 and write == 503, f"on a read-only state directory: read {read}, post {write}")
+                server.kill()
+                server = None
+            except RuntimeError as error:
+                text = str(error).strip().splitlines()[-1] if str(error).strip() else ""
+                say(f"  read-only at start: the daemon refuses to start: {text}")
+                check("read-only" in text, f"no clear error on a read-only state directory: {text}")
+            subprocess.run(["mount", "-o", "remount,rw", mount], check=True)
         integrity, posts, patients = env.storecheck()
         missing = [p for p in acked if p not in posts]
         say(f"  after SIGKILL: integrity {integrity}, posts acknowledged {len(acked)}, found {len(acked) - len(missing)}, stored {len(posts)}")

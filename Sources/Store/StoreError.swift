@@ -21,6 +21,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .database(let error):
             if error.isDiskFull { return "the disk is full: \(error.message)" }
             if error.isReadOnly { return "the store is read-only: \(error.message)" }
+            if error.isCannotOpen {
+                return "cannot open or create the store's files: is the state directory read-only or not writable? (\(error.message))"
+            }
             if error.isIOError { return "the store's files cannot be written (read-only file system or I/O error): \(error.message)" }
             return "database error: \(error.message)"
         case .stateDirectoryMissing(let path):

@@ -24,6 +24,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// SQLITE_IOERR: reading or writing the files failed (EIO, or EROFS from a file system the kernel
     /// remounted read-only after an error).
     public var isIOError: Bool { primaryCode == SQLITE_IOERR }
+    /// SQLITE_CANTOPEN: a file of the store could not be opened or created (a read-only state directory:
+    /// WAL mode must create its `-shm` and `-wal` files even to read).
+    public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"
