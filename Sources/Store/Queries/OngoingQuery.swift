@@ -16,10 +16,3 @@ enum OngoingQuery {
         try db.rows(sql, [patientID, start, end], TimelineWindowQuery.storedEntry)
     }
 }
-
-extension Store {
-    /// The entries that are ongoing across `start...end` (see `OngoingQuery`).
-    public func ongoingEntries(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> [StoredEntry] {
-        try await read { db in try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db) }
-    }
-}

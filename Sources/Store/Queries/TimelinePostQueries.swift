@@ -48,11 +48,6 @@ extension Store {
         }
     }
 
-    /// The patient's revision only: a cheap check whether a cached payload is still valid.
-    public func revision(patientID: String) async throws(StoreError) -> Int64? {
-        try await read { db in try db.scalar("SELECT revision FROM patients WHERE id = ?", [patientID], as: Int64.self) }
-    }
-
     /// The patient, the window's entries, the ongoing entries and the posts of the window, in one snapshot.
     /// nil when there is no such patient.
     /// `wholeRecord`: the window starts at the patient's earliest time (the `all` page), so the entries are

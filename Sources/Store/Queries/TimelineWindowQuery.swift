@@ -44,10 +44,6 @@ enum TimelineWindowQuery {
 
 extension Store {
     /// Entries of `patientID` whose date, start or end lies in `start...end` (epoch seconds, inclusive).
-    public func entries(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> [StoredEntry] {
-        try await read { db in try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db) }
-    }
-
     public func entriesSync(patientID: String, from start: Int64, to end: Int64) throws(StoreError) -> [StoredEntry] {
         try readSync { db in try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db) }
     }
