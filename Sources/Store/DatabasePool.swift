@@ -59,21 +59,6 @@ final class DatabasePool: Sendable {
         return try db.transaction(.deferred) { try body($0) }
     }
 
-    /// Runs a short read on the calling thread if a reader connection is free right now; nil otherwise
-    /// (the caller then takes the asynchronous path). For reads of microseconds — a revision number — where
-    /// the hop to another thread would cost more than the read.
-    func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
-        guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
-        guard readerSlots.wait(timeout: .now()) == .success else { return nil }
-        defer { readerSlots.signal() }
-        guard let box = freeReaders.withLock({ $0.popLast() }) else { return nil }
-        defer { if !closed.load(ordering: .acquiring) { freeReaders.withLock { $0.append(box) } } }
-        guard let db = box.database else { throw StoreError.closed }
-        // No BEGIN/COMMIT: each statement reads a consistent snapshot of its own, which is all such
-        // short reads need, and two statements fewer is most of their cost.
-        return try body(db)
-    }
-
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             readerQueue.async { [self] in

@@ -8,6 +8,10 @@ import Synchronization
 public final class Store: Sendable {
     public let directory: StateDirectory
     let pool: DatabasePool
+    /// Changes whenever a transaction commits, in this process or another (see `commitCount`).
+    let commits: CommitCounter
+    /// Timeline heads read since the last commit (see `knownTimelineHead`).
+    let headMemo = TimelineHeadMemo()
     /// Bumped whenever this process revokes a token, so that caches of verified tokens drop at once.
     let tokenRevocations = Atomic<Int>(0)
 
@@ -17,12 +21,13 @@ public final class Store: Sendable {
         public init() {}
     }
 
-    private init(directory: StateDirectory, pool: DatabasePool) {
+    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter) {
         self.directory = directory
         self.pool = pool
+        self.commits = commits
     }
 
-    deinit { pool.close() }
+    deinit { close() }
 
     /// Creates a new store: the state directory (0700), the key file (key wrapped under the password and
     /// a recovery key) and the encrypted database with the current schema. Refuses to overwrite anything.
@@ -79,12 +84,13 @@ public final class Store: Sendable {
         }
         try StoreError.wrapping { try Migrator.migrate(writer) }
         let configuration = options.connection
+        let commits = CommitCounter(database: writer)
         let pool = DatabasePool(writer: writer, maximumReaders: max(1, options.maximumReaders)) {
             let reader = try Database(path: path, key: key, mode: .readWrite, configuration: configuration)
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool)
+        return Store(directory: directory, pool: pool, commits: commits)
     }
 
     /// Unlocks with the password from the key file and opens the store.
@@ -95,7 +101,15 @@ public final class Store: Sendable {
     }
 
     /// Closes every connection and drops the key from memory. Later calls fail with `StoreError.closed`.
-    public func close() { pool.close() }
+    public func close() {
+        commits.close()  // before the connections that keep its memory mapped
+        pool.close()
+    }
+
+    /// A number that changes whenever a write transaction commits to the store, from this process or any
+    /// other (`hreaderd sync` beside a serving daemon). Memory only: it never blocks. nil when unknown.
+    /// Read it before the data that a cache keys by it.
+    public var commitCount: UInt32? { commits.value }
 
     // MARK: - Raw access, for the store's own queries and for tests and benchmarks
 

@@ -31,6 +31,7 @@ public final class TimelineApp: Sendable {
     let tokenUse = TokenUse()
     let tokenCache = TokenCache()
     let cache = PayloadCache()
+    let windows: TimelineWindowMemo
     let logger: Logger
     /// The clock, replaceable in tests.
     let now: @Sendable () -> Int64
@@ -43,6 +44,7 @@ public final class TimelineApp: Sendable {
         self.logger = logger
         self.now = now
         self.sessions = SessionStore(now: now())
+        self.windows = TimelineWindowMemo(calendar: configuration.calendar)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
     }
 

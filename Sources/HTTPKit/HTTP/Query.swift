@@ -26,12 +26,12 @@ public struct Query: Sendable, Hashable, Sequence {
     ///   not UTF-8.
     public init(parsing query: some StringProtocol) throws(HTTPError) {
         var items: [Item] = []
-        for pair in Substring(query).split(separator: "&", omittingEmptySubsequences: true) {
+        for pair in Substring(query).splitUTF8(on: UInt8(ascii: "&"), omittingEmpty: true) {
             let name: Substring
             let value: Substring
-            if let equals = pair.firstIndex(of: "=") {
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 name = pair[..<equals]
-                value = pair[pair.index(after: equals)...]
+                value = pair[pair.utf8.index(after: equals)...]
             } else {
                 name = pair
                 value = ""

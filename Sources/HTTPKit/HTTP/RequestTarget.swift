@@ -16,14 +16,15 @@ struct RequestTarget: Sendable, Equatable {
         }
         let pathPart: Substring
         let queryPart: Substring?
-        if let question = uri.firstIndex(of: "?") {
+        // Byte-wise: '?' and '#' are ASCII, and a request line is parsed on every request.
+        if let question = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = uri[..<question]
-            queryPart = uri[uri.index(after: question)...]
+            queryPart = uri[uri.utf8.index(after: question)...]
         } else {
             pathPart = Substring(uri)
             queryPart = nil
         }
-        guard !pathPart.contains("#"), !(queryPart?.contains("#") ?? false) else {
+        guard !uri.utf8.contains(UInt8(ascii: "#")) else {
             throw HTTPError.badRequest("A request target has no fragment.", code: "bad_target")
         }
         var segments: [String] = []

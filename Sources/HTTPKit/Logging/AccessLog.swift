@@ -20,23 +20,29 @@ struct AccessLog: Sendable {
     func record(method: HTTPMethod?, path: String?, status: HTTPResponseStatus, bytes: Int, since start: NIODeadline) {
         guard self.isEnabled else { return }
         let micros = (NIODeadline.now() - start).nanoseconds / 1000
-        let duration = "\(micros / 1000).\(String(micros % 1000 / 100))ms"
         let methodText = method?.rawValue ?? "-"
         let pathText = path.map(Self.printable) ?? "-"
+        let code = String(status.code)
+        var message = methodText
+        message += " "; message += pathText; message += " "; message += code; message += " "; message += String(bytes)
+        message += "B "; message += String(micros / 1000); message += "."; message += String(micros % 1000 / 100); message += "ms"
         self.logger.log(
             level: self.level,
-            "\(methodText) \(pathText) \(status.code) \(bytes)B \(duration)",
+            "\(message)",
             metadata: [
-                "http.method": "\(methodText)",
-                "http.path": "\(pathText)",
-                "http.status": "\(status.code)",
-                "http.bytes": "\(bytes)",
-                "http.duration_us": "\(micros)",
-            ]
+                "http.method": .string(methodText),
+                "http.path": .string(pathText),
+                "http.status": .string(code),
+                "http.bytes": .stringConvertible(bytes),
+                "http.duration_us": .stringConvertible(micros),
+            ],
+            // Given, not derived from #fileID on every request.
+            source: "HTTPKit"
         )
     }
 
     static func printable(_ path: String) -> String {
+        if path.utf8.count <= maxPathLength, path.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) { return path }
         var out = String()
         for scalar in path.unicodeScalars.prefix(maxPathLength) {
             out.unicodeScalars.append(scalar.value >= 0x21 && scalar.value < 0x7F ? scalar : "?")

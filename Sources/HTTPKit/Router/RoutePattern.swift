@@ -52,6 +52,6 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     /// Splits an absolute path the way requests are split: `/` is `[]`, `/a/` is `["a", ""]`.
     static func split(_ path: some StringProtocol) -> [Substring] {
         let rest = Substring(path).dropFirst()
-        return rest.isEmpty ? [] : rest.split(separator: "/", omittingEmptySubsequences: false)
+        return rest.isEmpty ? [] : rest.splitUTF8(on: UInt8(ascii: "/"), omittingEmpty: false)
     }
 }

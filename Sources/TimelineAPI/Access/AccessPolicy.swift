@@ -74,7 +74,11 @@ struct AccessPolicy: Middleware {
         guard let value = request.headers.first(name: "Authorization") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        // Trimmed by hand: Foundation's trimmingCharacters bridges through NSString, on every request.
+        var token = parts[1]
+        while let first = token.first, first == " " || first == "\t" { token = token.dropFirst() }
+        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
+        return String(token)
     }
 }
 

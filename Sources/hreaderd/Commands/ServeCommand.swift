@@ -60,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logging.makeLogger()
+        defer { Logging.flush() }  // the last lines, and those before an error that ends the run
         let directory = global.stateDirectory
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }

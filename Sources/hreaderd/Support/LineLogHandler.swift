@@ -17,24 +17,40 @@ struct LineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// Where lines go: stderr, directly (the CLI), or through `LogLineWriter` (the daemon).
+    var output: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }
+
+    // Called for every request by the access log: built by appending, without Foundation's formatting.
     func log(event: LogEvent) {
-        let level = event.level
-        let message = event.message
-        var fields = metadata
-        if let explicit = event.metadata { fields.merge(explicit) { _, new in new } }
-        // The access log's message already says method, path, status, bytes and time.
-        let extra = fields.filter { !$0.key.hasPrefix("http.") }.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(message)" + (extra.isEmpty ? "" : " " + extra)
-        // One event, one line: a newline inside a message must not forge a second entry.
-        let singleLine = text.replacingOccurrences(of: "\n", with: "\\n")
-        let output: String
+        var line = String()
+        line.reserveCapacity(160)
         if toJournal {
-            output = "<\(Self.priority(level))>\(singleLine)\n"
+            line += "<"; line += String(Self.priority(event.level)); line += ">"
         } else {
-            output = "\(Self.timestamp()) \(level) \(singleLine)\n"
+            line += Self.timestamp(); line += " "; line += event.level.rawValue; line += " "
         }
-        FileHandle.standardError.write(Data(output.utf8))
+        // One event, one line: a newline inside a message must not forge a second entry.
+        Self.appendSingleLine(event.message.description, to: &line)
+        // The access log's message already says method, path, status, bytes and time: its http.* fields
+        // are for handlers that store fields apart.
+        let explicit = event.metadata ?? [:]
+        if !metadata.isEmpty || explicit.keys.contains(where: { !$0.hasPrefix("http.") }) {
+            var fields = metadata
+            fields.merge(explicit) { _, new in new }
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !key.hasPrefix("http.") {
+                line += " "
+                Self.appendSingleLine("\(key)=\(value)", to: &line)
+            }
+        }
+        line += "\n"
+        output(line)
+    }
+
+    static func appendSingleLine(_ text: String, to line: inout String) {
+        guard text.utf8.contains(0x0A) else { line += text; return }
+        for character in text.unicodeScalars {
+            if character == "\n" { line += "\\n" } else { line.unicodeScalars.append(character) }
+        }
     }
 
     static func priority(_ level: Logger.Level) -> Int {
@@ -48,14 +64,20 @@ struct LineLogHandler: LogHandler {
         }
     }
 
+    /// Now as `2026-11-23T10:54:57.123Z`.
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var time = now.tv_sec
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, Int(now.tv_nsec / 1_000_000))
+        func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
+            + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2)
+            + "." + digits(now.tv_nsec / 1_000_000, 3) + "Z"
     }
 
     /// Whether stderr is the journal stream systemd connected (`$JOURNAL_STREAM` is "device:inode").

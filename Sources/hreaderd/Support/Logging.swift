@@ -2,12 +2,20 @@ import Foundation
 import Logging
 
 enum Logging {
-    /// One logger for the daemon, to stderr, one line per event (see `LineLogHandler`).
+    /// One logger for the daemon, to stderr, one line per event (see `LineLogHandler`), written from the
+    /// log's own thread (`LogLineWriter`): call `flush()` before exiting.
     static func makeLogger() -> Logger {
         let environment = ProcessInfo.processInfo.environment
         let level = environment["HREADERD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let journal = LineLogHandler.stderrIsJournal(environment: environment)
-        LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: level, toJournal: journal) }
+        LoggingSystem.bootstrap { _ in
+            var handler = LineLogHandler(logLevel: level, toJournal: journal)
+            handler.output = { line in LogLineWriter.shared.write(line) }
+            return handler
+        }
         return Logger(label: "hreaderd")
     }
+
+    /// Writes the lines still queued.
+    static func flush() { LogLineWriter.shared.flush() }
 }
