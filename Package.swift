@@ -93,7 +93,7 @@ let package = Package(
         ]),
         .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "RHExClient", "TestSupport"]),
         .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["Store", "RHExClient", "TestSupport", "RHExSandbox"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "RHExClient", "TestSupport", "RHExSandbox"]),
         // A local RHEx server (OAuth2, Atom feed, record JSON, faults) for tests, the demo and benchmarks.
         .target(
             name: "RHExSandbox",

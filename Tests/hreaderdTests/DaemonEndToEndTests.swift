@@ -118,4 +118,36 @@ struct DaemonEndToEndTests {
         #expect(daemon.output.contains("listening on 127.0.0.1:\(daemon.port)"))
         #expect(daemon.output.contains("stopped"))
     }
+
+    @Test("a change by another process shows at once, though the page was answered from the cache; a token revoked by the CLI stops at once")
+    func otherProcessWrites() throws {
+        try "pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        #expect(try hreaderd("init").status == 0)
+        #expect(try hreaderd("generate-records", "--seed", "5", "--entries", "200", "--output", dir.file("family.ndjson")).status == 0)
+        let first = try #require(String(decoding: fileBytes(dir.file("family.ndjson")), as: UTF8.self).split(separator: "\n").first)
+        try String(first).write(toFile: dir.file("record.json"), atomically: true, encoding: .utf8)
+        #expect(try hreaderd("import-file", dir.file("record.json")).status == 0)
+        token.value = try hreaderd("token", "create").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let daemon = try Daemon(state: state, environment: environment)
+        defer { #expect(daemon.stop() == 0) }
+        let page = "http://127.0.0.1:\(daemon.port)/timeline.json?page=year&end=2024-12-31"
+        let before = try curl(page)
+        #expect(before.status == 200)
+        #expect(try curl(page).body == before.body, "the same page again, now from the cache")
+        #expect(!before.body.contains("Cross-process marker"))
+
+        // The same record with one more condition, imported by another process while the daemon serves.
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        var conditions = record["conditions"] as? [[String: Any]] ?? []
+        conditions.append(["_id": "cross-process-1", "description": "Cross-process marker", "start_time": 1_730_000_000,
+                           "codes": ["SNOMED-CT": ["38341003"]]])
+        record["conditions"] = conditions
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: dir.file("record.json")))
+        #expect(try hreaderd("import-file", dir.file("record.json")).status == 0)
+        #expect(try curl(page).body.contains("Cross-process marker"), "the cached page is not served after the import")
+
+        let id = try #require(try hreaderd("token", "list").out.split(separator: "\n").last?.split(separator: " ").first.map(String.init))
+        #expect(try hreaderd("token", "revoke", id).status == 0)
+        #expect(try curl(page).status == 401, "revoked by another process: refused at once")
+    }
 }

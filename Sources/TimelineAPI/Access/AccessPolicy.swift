@@ -40,10 +40,13 @@ struct AccessPolicy: Middleware {
         if let token = Self.bearerToken(request) {
             var verified = app.tokenCache.tokenID(for: token, store: store, now: now)
             if verified == nil {
-                // Read the count before verifying: a revocation racing with this check invalidates the entry.
+                // Read the counts before verifying: a revocation racing with this check invalidates the entry.
                 let revocations = store.tokenRevocationCount
+                let commitCount = store.commitCount
                 do { verified = try await store.verifyToken(token) } catch { throw APIError.store(error) }
-                if let id = verified { app.tokenCache.remember(token, tokenID: id, now: now, revocationsBefore: revocations) }
+                if let id = verified {
+                    app.tokenCache.remember(token, tokenID: id, now: now, revocationsBefore: revocations, commitCountBefore: commitCount)
+                }
             }
             if let tokenID = verified {
                 app.sessions.noteActivity(now: now)

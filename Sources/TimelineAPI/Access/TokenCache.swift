@@ -2,8 +2,10 @@ import Store
 import Synchronization
 
 /// Tokens verified recently, so that a client sending the same token on every request does not cost a
-/// store read each time. An entry holds for `lifetime` seconds at most, and for no time at all after
-/// this process revokes a token; a revocation by another process (`hreaderd token revoke`) takes effect
+/// store read each time. An entry holds for `lifetime` seconds at most, and only while nothing has been
+/// committed to the store since it was verified (the store's commit count, which sees commits of other
+/// processes too): a revocation, here or by `hreaderd token revoke`, takes effect at once. Where the
+/// store has no commit count, a revocation by this process still does, and one by another process
 /// within `lifetime`.
 final class TokenCache: Sendable {
     static let lifetime: Int64 = 1
@@ -13,15 +15,18 @@ final class TokenCache: Sendable {
         var tokenID: String
         var verifiedAt: Int64
         var revocations: Int
+        var commitCount: UInt32?
     }
 
     private let entries = Mutex<[String: Entry]>([:])
 
     func tokenID(for token: String, store: Store, now: Int64) -> String? {
         let revocations = store.tokenRevocationCount
+        let commitCount = store.commitCount
         return entries.withLock { entries in
             guard let entry = entries[token] else { return nil }
-            guard entry.revocations == revocations, now - entry.verifiedAt < Self.lifetime, now >= entry.verifiedAt else {
+            guard entry.revocations == revocations, entry.commitCount == commitCount,
+                  now - entry.verifiedAt < Self.lifetime, now >= entry.verifiedAt else {
                 entries[token] = nil
                 return nil
             }
@@ -29,10 +34,12 @@ final class TokenCache: Sendable {
         }
     }
 
-    func remember(_ token: String, tokenID: String, now: Int64, revocationsBefore: Int) {
+    /// Remembers a verified token. `revocationsBefore` and `commitCountBefore` are the store's counts read
+    /// before verifying: a change racing with the verification then invalidates the entry.
+    func remember(_ token: String, tokenID: String, now: Int64, revocationsBefore: Int, commitCountBefore: UInt32?) {
         entries.withLock { entries in
             if entries.count >= Self.maximumEntries { entries.removeAll() }
-            entries[token] = Entry(tokenID: tokenID, verifiedAt: now, revocations: revocationsBefore)
+            entries[token] = Entry(tokenID: tokenID, verifiedAt: now, revocations: revocationsBefore, commitCount: commitCountBefore)
         }
     }
 }

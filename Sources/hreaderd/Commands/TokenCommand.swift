@@ -43,7 +43,7 @@ struct TokenCommand: ParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: it stops working within a second, also in a running daemon.")
+        static let configuration = CommandConfiguration(abstract: "Revoke a token: it stops working at once, also in a running daemon.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The token id (k_…, see `hreaderd token list`).", valueName: "id")) var id: String
 

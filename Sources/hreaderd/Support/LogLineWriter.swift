@@ -17,6 +17,7 @@ final class LogLineWriter: Sendable {
 
     /// Seconds the writer waits after the first line for more to batch.
     static let batchDelay = 0.002
+    /// The most bytes that wait for stderr; beyond it lines are dropped (and counted).
     static let maximumPendingBytes = 1 << 20
 
     private struct Pending {
@@ -25,13 +26,15 @@ final class LogLineWriter: Sendable {
     }
 
     private let fileDescriptor: Int32
+    private let maximumPendingBytes: Int
     private let pending = Mutex(Pending())
     private let wake = DispatchSemaphore(value: 0)
     /// Keeps the thread's writes and `flush()` from interleaving their batches.
     private let writing = Mutex(())
 
-    init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32, maximumPendingBytes: Int = LogLineWriter.maximumPendingBytes) {
         self.fileDescriptor = fileDescriptor
+        self.maximumPendingBytes = maximumPendingBytes
         let thread = Thread { [self] in
             while true {
                 wake.wait()
@@ -47,7 +50,7 @@ final class LogLineWriter: Sendable {
     func write(_ line: String) {
         let first = pending.withLock { pending -> Bool in
             let wasEmpty = pending.bytes.isEmpty && pending.dropped == 0
-            if pending.bytes.count + line.utf8.count > Self.maximumPendingBytes {
+            if pending.bytes.count + line.utf8.count > maximumPendingBytes {
                 pending.dropped += 1
             } else {
                 pending.bytes.append(contentsOf: line.utf8)

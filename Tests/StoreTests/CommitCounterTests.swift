@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("The commit counter and the timeline head memo")
+struct CommitCounterTests {
+    @Test("the count changes with every commit, from this store or another connection to the same file")
+    func changesWithCommits() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir)
+        let first = try #require(store.commitCount, "a WAL store has a commit counter")
+        #expect(store.commitCount == first, "reading changes nothing")
+
+        let summary = try store.importRecordSync(sampleRecord())
+        let afterImport = try #require(store.commitCount)
+        #expect(afterImport != first)
+
+        // A second, independent store on the same file: what another process (`hreaderd sync`) does.
+        let other = try Store.open(at: state, password: "correct horse")
+        _ = try await other.addTimelinePost(patientID: summary.patientID, kind: .levels, dataJSON: #"{"pain":"3"}"#)
+        let afterOther = try #require(store.commitCount)
+        #expect(afterOther != afterImport, "a commit through another connection is seen")
+        other.close()
+
+        // A read-only transaction is not a commit.
+        _ = try await store.patients()
+        #expect(store.commitCount == afterOther)
+    }
+
+    @Test("a closed store has no count, and reading it is safe")
+    func closed() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        store.close()
+        #expect(store.commitCount == nil)
+    }
+
+    @Test("a timeline head is known from memory until the next commit")
+    func headMemo() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        let summary = try store.importRecordSync(sampleRecord())
+        #expect(store.knownTimelineHead(patientID: nil, withEarliest: false) == nil, "nothing read yet")
+
+        let head = try #require(try await store.timelineHead(patientID: nil, withEarliest: true))
+        #expect(head.patientID == summary.patientID)
+        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == head)
+        #expect(store.knownTimelineHead(patientID: nil, withEarliest: false) == nil, "another question, not answered yet")
+        #expect(store.knownTimelineHead(patientID: summary.patientID, withEarliest: true) == nil)
+
+        _ = try await store.addTimelinePost(patientID: summary.patientID, kind: .levels, dataJSON: #"{"pain":"3"}"#)
+        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == nil, "a commit forgets every head")
+        let newer = try #require(try await store.timelineHead(patientID: nil, withEarliest: true))
+        #expect(newer.revision == head.revision + 1)
+        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == newer)
+    }
+
+    @Test("an unknown patient is an error and is not remembered")
+    func unknownPatient() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        _ = try store.importRecordSync(sampleRecord())
+        await #expect(throws: StoreError.self) { try await store.timelineHead(patientID: "p_nobody", withEarliest: false) }
+        #expect(store.knownTimelineHead(patientID: "p_nobody", withEarliest: false) == nil)
+    }
+}
