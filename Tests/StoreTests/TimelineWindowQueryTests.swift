@@ -68,4 +68,21 @@ struct TimelineWindowQueryTests {
         #expect(plan.contains("entries_by_end"), "\(plan)")
         #expect(!plan.contains("SCAN TABLE entries\n") && !plan.hasSuffix("SCAN TABLE entries"), "\(plan)")
     }
+
+    @Test("the whole record and the ongoing entries are read from covering indexes: no table lookups, no sort")
+    func coveringPlans() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        func plan(_ sql: String) throws -> String {
+            try store.readSync { db in
+                try db.rows("EXPLAIN QUERY PLAN " + sql, ["p", 0, 1]) { row in row.string(3) }
+            }.joined(separator: "\n")
+        }
+        let whole = try plan(TimelineWindowQuery.wholeRecordSQL)
+        #expect(whole.contains("USING COVERING INDEX entries_by_date"), "\(whole)")
+        #expect(!whole.contains("TEMP B-TREE"), "\(whole)")
+        let ongoing = try plan(OngoingQuery.sql)
+        #expect(ongoing.contains("USING COVERING INDEX entries_ongoing"), "\(ongoing)")
+    }
 }
