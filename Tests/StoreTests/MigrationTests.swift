@@ -16,6 +16,26 @@ struct MigrationTests {
         #expect(try Migrator.migrate(db).isEmpty)
     }
 
+    @Test("migration 3 gives every existing entry its timeline JSON, the same the import writes")
+    func timelineJSONBackfill() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("v2.db"), key: try StoreKey.random(), mode: .readWriteCreate)
+        try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(2)))
+        try db.execute("INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 1, 'r1', 'Ada', 0, 0)")
+        try db.execute("""
+            INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
+                                 text_value, units, codes, raw, content_hash)
+            VALUES ('e1', 'p1', 'result', 'Cholesterol "total"', 100, 100, NULL, NULL, 'final', 179, NULL, 'mg/dL',
+                    '{"LOINC":["2093-3"]}', '{}', x'00'),
+                   ('e2', 'p1', 'condition', 'Asthma', 50, NULL, 50, NULL, NULL, NULL, NULL, NULL, '{}', '{}', x'00')
+            """)
+        #expect(try Migrator.migrate(db) == [3])
+        let rows = try db.rows("SELECT id, timeline_json FROM entries ORDER BY id") { ($0.string(0), $0.string(1)) }
+        #expect(rows.map(\.0) == ["e1", "e2"])
+        #expect(rows[0].1 == #"{"id":"e1","description":"Cholesterol \"total\"","date":100,"measurement":{"value":179,"unit":"mg/dL"},"type":"result","start_date":null,"end_date":null,"status":"final","codes":{"LOINC":["2093-3"]}}"#)
+        #expect(rows[1].1 == #"{"id":"e2","description":"Asthma","date":50,"measurement":{"value":null,"unit":null},"type":"condition","start_date":50,"end_date":null,"status":null,"codes":{}}"#)
+    }
+
     @Test("a failing migration leaves the previous schema version intact")
     func failingMigrationRollsBack() throws {
         let dir = TemporaryDirectory()

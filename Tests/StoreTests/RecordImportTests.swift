@@ -79,4 +79,25 @@ struct RecordImportTests {
         #expect(throws: StoreError.self) { try store.importRecordSync(sampleRecord(), sourceName: "nope") }
         #expect(try store.patientsSync().isEmpty)
     }
+
+    @Test("each entry is stored with its timeline JSON, rewritten when the entry changes")
+    func storedTimelineJSON() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        let summary = try store.importRecordSync(sampleRecord(entries: 4, marker: "first"))
+        func stored() throws -> [String: String] {
+            try store.readSync { db in
+                Dictionary(uniqueKeysWithValues: try db.rows("SELECT id, timeline_json FROM entries") { ($0.string(0), $0.string(1)) })
+            }
+        }
+        let entries = try store.entriesSync(patientID: summary.patientID, from: 0, to: 10_000_000)
+        #expect(entries.count == 4)
+        let json = try stored()
+        for entry in entries {
+            #expect(json[entry.id] == String(decoding: TimelineEntryJSON.encode(entry), as: UTF8.self))
+        }
+        _ = try store.importRecordSync(sampleRecord(entries: 4, marker: "second"))
+        let after = try stored()
+        #expect(after.values.allSatisfy { $0.contains("second") && !$0.contains("first") })
+    }
 }

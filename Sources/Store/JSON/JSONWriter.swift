@@ -66,6 +66,13 @@ public struct JSONWriter: Sendable {
         json.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Writes an array whose elements are given as JSON already joined by commas (`EntryList`).
+    public mutating func array(elements json: [UInt8]) {
+        beginArray()
+        bytes.append(contentsOf: json)
+        endArray()
+    }
+
     public mutating func raw(_ json: [UInt8]) {
         separate()
         bytes.append(contentsOf: json)

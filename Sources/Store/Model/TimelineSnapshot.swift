@@ -1,14 +1,32 @@
 /// Everything one timeline window shows of one patient, read in one consistent snapshot.
 public struct TimelineSnapshot: Sendable {
     public var patient: Patient
-    public var entries: [StoredEntry]
-    public var ongoing: [StoredEntry]
+    /// The window's entries other than vital signs, by type, in date order (then id).
+    public var sections: [EntryType: EntryList]
+    /// The window's vital signs in date order, with the fields the `vitals` groups need.
+    public var vitalSigns: [StoredEntry]
+    public var ongoing: EntryList
     public var posts: [TimelinePost]
 
-    public init(patient: Patient, entries: [StoredEntry], ongoing: [StoredEntry], posts: [TimelinePost]) {
+    public init(patient: Patient, sections: [EntryType: EntryList], vitalSigns: [StoredEntry], ongoing: EntryList,
+                posts: [TimelinePost]) {
         self.patient = patient
-        self.entries = entries
+        self.sections = sections
+        self.vitalSigns = vitalSigns
         self.ongoing = ongoing
         self.posts = posts
     }
+
+    /// A snapshot of entries given whole (in date order): for tests and tools.
+    public init(patient: Patient, entries: [StoredEntry], ongoing: [StoredEntry], posts: [TimelinePost]) {
+        var sections: [EntryType: EntryList] = [:]
+        var vitalSigns: [StoredEntry] = []
+        for entry in entries {
+            if entry.type == .vitalSign { vitalSigns.append(entry) } else { sections[entry.type, default: EntryList()].append(entry) }
+        }
+        self.init(patient: patient, sections: sections, vitalSigns: vitalSigns, ongoing: EntryList(ongoing), posts: posts)
+    }
+
+    /// The number of entries in the window.
+    public var entryCount: Int { sections.values.reduce(vitalSigns.count) { $0 + $1.count } }
 }

@@ -1,9 +1,12 @@
 /// Conditions, medications and allergies that are not in the window but span it: started before it (start
 /// time, else time), not ended before its end, status not closed. The original app dropped these; a
 /// chronic condition diagnosed years ago belongs on today's timeline.
+///
+/// Read from the partial index `entries_ongoing`, which holds only such candidates and every column the
+/// query needs, the stored JSON object included (migration 3).
 enum OngoingQuery {
     static let sql = """
-        SELECT id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes
+        SELECT timeline_json
         FROM entries
         WHERE patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
           AND coalesce(start_time, time) < ?2
@@ -12,7 +15,11 @@ enum OngoingQuery {
         ORDER BY date, id
         """
 
-    static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
-        try db.rows(sql, [patientID, start, end], TimelineWindowQuery.storedEntry)
+    static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> EntryList {
+        var list = EntryList()
+        try db.statement(sql).forEach([patientID, start, end]) { row in
+            try list.append(storedJSONOf: row, column: 0)
+        }
+        return list
     }
 }

@@ -52,13 +52,13 @@ enum RecordImport {
 
         let insert = try db.statement("""
             INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
-                text_value, units, codes, source_entry_id, raw, content_hash, ongoing_end)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                text_value, units, codes, source_entry_id, raw, content_hash, ongoing_end, timeline_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let update = try db.statement("""
             UPDATE entries SET type = ?, description = ?, date = ?, time = ?, start_time = ?, end_time = ?, status = ?,
                 value = ?, text_value = ?, units = ?, codes = ?, source_entry_id = ?, raw = ?, content_hash = ?,
-                ongoing_end = ?
+                ongoing_end = ?, timeline_json = ?
             WHERE patient_id = ? AND id = ?
             """)
         var seen = Set<String>(minimumCapacity: record.entries.count)
@@ -74,13 +74,14 @@ enum RecordImport {
                 } else {
                     try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
-                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, patientID, entry.id])
+                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes),
+                                        patientID, entry.id])
                     summary.entriesUpdated += 1
                 }
             } else {
                 try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
-                                    codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd])
+                                    codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes)])
                 summary.entriesAdded += 1
             }
         }
@@ -97,6 +98,11 @@ enum RecordImport {
             try db.execute("UPDATE patients SET etag = ? WHERE id = ?", [etag, patientID])
         }
         return summary
+    }
+
+    /// The entry's object in the timeline's arrays, stored beside it (see `TimelineEntryJSON`).
+    static func timelineJSON(_ entry: Entry, codes: String) -> String {
+        String(decoding: TimelineEntryJSON.encode(StoredEntry(entry, codesJSON: codes)), as: UTF8.self)
     }
 
     /// A digest of everything stored for an entry: equal digests mean a re-import changes nothing.

@@ -58,9 +58,9 @@ extension Store {
             guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
                 return nil
             }
+            let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, wholeRecord: wholeRecord, in: db)
             return TimelineSnapshot(
-                patient: patient,
-                entries: try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, wholeRecord: wholeRecord, in: db),
+                patient: patient, sections: window.sections, vitalSigns: window.vitalSigns,
                 ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db),
                 posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db))
         }

@@ -42,6 +42,14 @@ public struct Row {
     public func stringOrNil(_ index: Int) -> String? { isNull(index) ? nil : text(Int32(index)) }
     public func bytes(_ index: Int) -> [UInt8] { blob(Int32(index)) }
 
+    /// The bytes of a text column, handed to `body` without a copy; valid only inside it.
+    public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let i = Int32(index)
+        let pointer = sqlite3_column_text(statement.handle, i)
+        let count = Int(sqlite3_column_bytes(statement.handle, i))
+        return body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
+
     private func text(_ i: Int32) -> String {
         guard let p = sqlite3_column_text(statement.handle, i) else { return "" }
         let count = Int(sqlite3_column_bytes(statement.handle, i))

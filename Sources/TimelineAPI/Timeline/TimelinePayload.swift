@@ -9,25 +9,23 @@ public enum TimelinePayload {
     ]
 
     public static func encode(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> [UInt8] {
-        var json = JSONWriter(capacity: 4096 + snapshot.entries.count * 256)
+        let entryBytes = snapshot.sections.values.reduce(snapshot.ongoing.json.count) { $0 + $1.json.count }
+        var json = JSONWriter(capacity: 4096 + entryBytes + snapshot.vitalSigns.count * 48)
         json.beginObject()
         json.key("start_date"); json.int(window.start)
         json.key("end_date"); json.int(window.end)
         json.key("patient"); writePatient(snapshot.patient, to: &json)
 
-        var byType: [EntryType: [StoredEntry]] = [:]
-        for entry in snapshot.entries { byType[entry.type, default: []].append(entry) }
+        // Each entry's object is stored ready (`TimelineEntryJSON`): the arrays are copied, not encoded.
         for (key, type) in entryArrays {
-            guard let entries = byType[type], !entries.isEmpty else { continue }
+            guard let entries = snapshot.sections[type], !entries.isEmpty else { continue }
             json.key(key)
-            json.beginArray()
-            for entry in entries { writeEntry(entry, to: &json) }
-            json.endArray()
+            json.array(elements: entries.json)
         }
 
         json.key("vitals")
         json.beginArray()
-        for group in VitalGroups.make(byType[.vitalSign] ?? []) {
+        for group in VitalGroups.make(snapshot.vitalSigns) {
             json.beginObject()
             json.key("description"); json.string(group.description)
             json.key("values"); json.beginArray(); for v in group.values { json.number(v) }; json.endArray()
@@ -39,9 +37,7 @@ public enum TimelinePayload {
         json.endArray()
 
         json.key("ongoing")
-        json.beginArray()
-        for entry in snapshot.ongoing { writeEntry(entry, to: &json) }
-        json.endArray()
+        json.array(elements: snapshot.ongoing.json)
 
         PostsEncoding.write(snapshot.posts, to: &json)
         json.endObject()
@@ -54,25 +50,6 @@ public enum TimelinePayload {
         json.key("name"); json.string(patient.name)
         json.key("gender"); json.string(patient.gender)
         json.key("birthdate"); json.int(patient.birthdate)
-        json.endObject()
-    }
-
-    static func writeEntry(_ entry: StoredEntry, to json: inout JSONWriter) {
-        json.beginObject()
-        json.key("id"); json.string(entry.id)
-        json.key("description"); json.string(entry.description)
-        json.key("date"); json.int(entry.date)
-        json.key("measurement")
-        json.beginObject()
-        json.key("value"); json.number(entry.value)
-        json.key("unit"); json.string(entry.units)
-        if let text = entry.textValue { json.key("text"); json.string(text) }
-        json.endObject()
-        json.key("type"); json.string(entry.type.rawValue)
-        json.key("start_date"); json.int(entry.startTime)
-        json.key("end_date"); json.int(entry.endTime)
-        json.key("status"); json.string(entry.status)
-        json.key("codes"); json.raw(entry.codesJSON)
         json.endObject()
     }
 }
