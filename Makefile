@@ -18,7 +18,7 @@ all: build
 
 build:
 	scripts/install-deps.sh
-	$(SWIFT) build -c release --static-swift-stdlib --product hreaderd
+	scripts/build-release.sh hreaderd
 
 test:
 	scripts/test.sh

@@ -39,6 +39,15 @@ def free_port():
         return s.getsockname()[1]
 
 
+def rollup_kib(pid, field):
+    """One field of /proc/PID/smaps_rollup (Anonymous: heap, stacks and written data, not file-backed code)."""
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def rss_kib(pid, field="VmRSS"):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -229,6 +238,7 @@ def main():
         small.start()
         time.sleep(1)
         results["idle_rss_mib"] = round(rss_kib(small.proc.pid) / 1024, 1)
+        results["idle_anonymous_mib"] = round(rollup_kib(small.proc.pid, "Anonymous") / 1024, 1)
         path = f"/timeline.json?page=year&end={END}"
         payload = small.get(path)
         body = json.loads(payload)
@@ -309,6 +319,7 @@ def report(r, sizes):
     w("")
     w(f"start to ready (locked, no scrypt): {r['start_to_ready_ms']} ms (target < 200 ms)")
     w(f"idle resident memory: {r['idle_rss_mib_locked']} MiB locked, {r['idle_rss_mib']} MiB unlocked (target < 30 MB); peak under wrk: {r['peak_rss_mib']} MiB")
+    w(f"  of which anonymous (heap, stacks, written data; the rest is the binary's and libraries' mapped code): {r['idle_anonymous_mib']} MiB")
     w("")
     text = "\n".join(lines)
     print(text)

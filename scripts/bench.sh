@@ -10,6 +10,5 @@ if ! command -v wrk >/dev/null || ! [[ -x /usr/sbin/nginx ]]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq wrk nginx-light >/dev/null
 fi
-swift build -c release --static-swift-stdlib --product hreaderd
-swift build -c release --static-swift-stdlib --product hreaderd-bench
+scripts/build-release.sh hreaderd hreaderd-bench
 /usr/bin/python3 bench/run.py "$@"

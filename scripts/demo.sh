@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --static-swift-stdlib --product hreaderd
+scripts/build-release.sh hreaderd
 bin=.build/release/hreaderd
 demo=${HREADERD_DEMO_DIR:-$PWD/.build/demo}
 mkdir -p "$demo"

@@ -118,7 +118,11 @@ extension Response {
     }
 
     static func json(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> Response {
-        var response = Response.json(ByteBuffer(bytes: bytes), status: status)
+        .json(buffer: ByteBuffer(bytes: bytes), status: status)
+    }
+
+    static func json(buffer: ByteBuffer, status: HTTPResponseStatus = .ok) -> Response {
+        var response = Response.json(buffer, status: status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }

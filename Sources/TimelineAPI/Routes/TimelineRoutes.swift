@@ -30,7 +30,7 @@ struct TimelineRoutes {
         if let head = store.knownTimelineHead(patientID: requested, withEarliest: page == .all) {
             let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
             if let cached = app.cache.payload(for: PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window)) {
-                return .json(bytes: cached)
+                return .json(buffer: cached)
             }
         }
         do {
@@ -41,15 +41,15 @@ struct TimelineRoutes {
             let patientID = head.patientID
             let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
             let key = PayloadCache.Key(patientID: patientID, revision: head.revision, window: window)
-            if let cached = app.cache.payload(for: key) { return .json(bytes: cached) }
+            if let cached = app.cache.payload(for: key) { return .json(buffer: cached) }
             guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end,
                                                                   wholeRecord: page == .all) else {
                 throw APIError.unknownPatient
             }
-            let payload = TimelinePayload.encode(snapshot, window: window)
+            let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: window))
             // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
             app.cache.store(payload, for: PayloadCache.Key(patientID: patientID, revision: snapshot.patient.revision, window: window))
-            return .json(bytes: payload)
+            return .json(buffer: payload)
         } catch let error as StoreError {
             if case .notFound = error { throw APIError.unknownPatient }
             throw APIError.store(error)

@@ -1,7 +1,10 @@
+import HTTPKit
 import Synchronization
 
 /// Timeline payloads by patient, revision and window. A payload that cannot have changed (same revision,
 /// same window) is served from here instead of being computed again. Bounded in entries and bytes.
+/// Payloads are kept as `ByteBuffer`s: a response shares the cached storage instead of copying it, which
+/// matters because a cached answer is given on an event loop.
 final class PayloadCache: Sendable {
     struct Key: Hashable {
         var patientID: String
@@ -10,7 +13,7 @@ final class PayloadCache: Sendable {
     }
 
     private struct State {
-        var payloads: [Key: [UInt8]] = [:]
+        var payloads: [Key: ByteBuffer] = [:]
         var order: [Key] = []
         var bytes = 0
     }
@@ -24,18 +27,18 @@ final class PayloadCache: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    func payload(for key: Key) -> [UInt8]? { state.withLock { $0.payloads[key] } }
+    func payload(for key: Key) -> ByteBuffer? { state.withLock { $0.payloads[key] } }
 
-    func store(_ payload: [UInt8], for key: Key) {
-        guard payload.count <= maximumBytes / 4 else { return } // one huge page must not flush the rest
+    func store(_ payload: ByteBuffer, for key: Key) {
+        guard payload.readableBytes <= maximumBytes / 4 else { return } // one huge page must not flush the rest
         state.withLock { state in
             guard state.payloads[key] == nil else { return }
             state.payloads[key] = payload
             state.order.append(key)
-            state.bytes += payload.count
+            state.bytes += payload.readableBytes
             while state.order.count > maximumEntries || state.bytes > maximumBytes {
                 let oldest = state.order.removeFirst()
-                state.bytes -= state.payloads.removeValue(forKey: oldest)?.count ?? 0
+                state.bytes -= state.payloads.removeValue(forKey: oldest)?.readableBytes ?? 0
             }
         }
     }
