@@ -57,6 +57,8 @@ public final class TimelineApp: Sendable {
         // Sessions end first: once the gate reads locked, no session of before may still be valid.
         sessions.endAll()
         gate.lock()
+        // Cached pages are decrypted patient data: they leave memory with the key.
+        cache.removeAll()
         logger.notice("the store was locked (\(reason))")
     }
 

@@ -65,10 +65,10 @@ enum StoreBenchmark {
 
         var inWindow = 0
         let monthTimes = try timings(runs: 300) {
-            inWindow = try db.timelineEntries(patientID: summary.patientID, from: windowEnd - month, to: windowEnd).count
+            inWindow = try db.timelineEntryCount(patientID: summary.patientID, from: windowEnd - month, to: windowEnd)
         }
         let allTimes = try timings(runs: size >= 100_000 ? 10 : 50) {
-            _ = try db.timelineEntries(patientID: summary.patientID, from: Int64.min, to: Int64.max)
+            _ = try db.timelineEntryCount(patientID: summary.patientID, from: Int64.min, to: Int64.max, wholeRecord: true)
         }
         return Result(encrypted: encrypted, entries: size, insertSeconds: insertSeconds, monthWindowEntries: inWindow,
                       monthP50: percentile(monthTimes, 0.5), monthP99: percentile(monthTimes, 0.99),

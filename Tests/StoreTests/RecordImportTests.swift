@@ -99,5 +99,13 @@ struct RecordImportTests {
         _ = try store.importRecordSync(sampleRecord(entries: 4, marker: "second"))
         let after = try stored()
         #expect(after.values.allSatisfy { $0.contains("second") && !$0.contains("first") })
+
+        // A vital sign has none: the timeline groups vital signs from their columns.
+        var record = sampleRecord(id: "with-vitals", entries: 1)
+        record.entries.append(Entry(id: "v_1", type: .vitalSign, description: "Heart Rate", time: 1_000_000, value: 72,
+                                    units: "/min", rawJSON: "{}"))
+        _ = try store.importRecordSync(record)
+        let vital = try store.readSync { db in try db.row("SELECT timeline_json IS NULL FROM entries WHERE id = 'v_1'", []) { $0.int64(0) } }
+        #expect(vital == 1)
     }
 }

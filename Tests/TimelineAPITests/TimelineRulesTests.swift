@@ -264,6 +264,8 @@ struct TimelineRulesTests {
             let third = try await served.client.get("/timeline.json?page=day&end=2011-01-01")
             #expect(third.body != first.body)
             #expect(served.app.cache.count == 2)
+            served.app.lockNow(reason: "test")
+            #expect(served.app.cache.count == 0, "locking drops cached patient data with the key")
         }
     }
 }

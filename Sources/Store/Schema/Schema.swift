@@ -135,14 +135,15 @@ enum Schema {
                 CREATE INDEX import_jobs_by_source ON import_jobs (source_id, id);
                 """)
         },
-        // A timeline read copies each entry's JSON object as stored (`timeline_json`, written at import)
-        // instead of reading twelve columns and encoding them on every request. With it and the columns
+        // A timeline read copies each entry's JSON object as stored (`timeline_json`, written at import;
+        // none for vital signs, which the timeline groups from their columns) instead of reading twelve
+        // columns and encoding them on every request. With it and the columns
         // the queries test in the indexes, a read is one range scan of compact index pages in (date, id)
         // order: no lookup of each row in the table, whose pages also hold every entry's raw source JSON,
         // and no sort. Measured with a 100,000-entry patient: see docs/benchmarks.md.
         Migration(version: 3, name: "timeline JSON of each entry, in covering indexes") { db in
             try db.execute("ALTER TABLE entries ADD COLUMN timeline_json TEXT")
-            let stored = try db.rows("SELECT \(TimelineWindowQuery.storedEntryColumns), pk FROM entries") { row in
+            let stored = try db.rows("SELECT \(TimelineWindowQuery.storedEntryColumns), pk FROM entries WHERE type != 'vital_sign'") { row in
                 (row.int64(12), try TimelineWindowQuery.storedEntry(row))
             }
             let update = try db.statement("UPDATE entries SET timeline_json = ? WHERE pk = ?")

@@ -44,4 +44,6 @@ final class PayloadCache: Sendable {
     }
 
     var count: Int { state.withLock { $0.payloads.count } }
+
+    func removeAll() { state.withLock { $0 = State() } }
 }
