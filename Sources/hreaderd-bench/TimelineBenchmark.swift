@@ -36,8 +36,7 @@ enum TimelineBenchmark {
             var last: (TimelineSnapshot, [UInt8])?
             for _ in 0..<(page == .all ? 3 : 10) {
                 let t0 = DispatchTime.now()
-                guard let snapshot = try await store.timelineSnapshot(patientID: summary.patientID, from: window.start, to: window.end,
-                                                                          wholeRecord: page == .all) else { continue }
+                guard let snapshot = try await store.timelineSnapshot(patientID: summary.patientID, from: window.start, to: window.end) else { continue }
                 let t1 = DispatchTime.now()
                 let payload = TimelinePayload.encode(snapshot, window: window)
                 let t2 = DispatchTime.now()

@@ -69,7 +69,7 @@ struct TimelineWindowQueryTests {
         #expect(!plan.contains("SCAN TABLE entries\n") && !plan.hasSuffix("SCAN TABLE entries"), "\(plan)")
     }
 
-    @Test("the whole record and the ongoing entries are read from covering indexes: no table lookups, no sort")
+    @Test("the timeline reads entries dated in the window and the ongoing ones from covering indexes: no table lookups, no sort")
     func coveringPlans() throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
@@ -79,10 +79,36 @@ struct TimelineWindowQueryTests {
                 try db.rows("EXPLAIN QUERY PLAN " + sql, ["p", 0, 1]) { row in row.string(3) }
             }.joined(separator: "\n")
         }
-        let whole = try plan(TimelineWindowQuery.wholeRecordSQL)
-        #expect(whole.contains("USING COVERING INDEX entries_by_date"), "\(whole)")
-        #expect(!whole.contains("TEMP B-TREE"), "\(whole)")
+        let dated = try plan(TimelineWindowQuery.datedInWindowSQL)
+        #expect(dated.contains("USING COVERING INDEX entries_by_date"), "\(dated)")
+        #expect(!dated.contains("TEMP B-TREE"), "\(dated)")
+        let spanning = try plan(TimelineWindowQuery.spanningIntoWindowSQL)
+        #expect(spanning.contains("USING COVERING INDEX entries_by_start"), "\(spanning)")
+        #expect(spanning.contains("USING COVERING INDEX entries_by_end"), "\(spanning)")
         let ongoing = try plan(OngoingQuery.sql)
         #expect(ongoing.contains("USING COVERING INDEX entries_ongoing"), "\(ongoing)")
+    }
+
+    @Test("the timeline's read finds the same entries in the same order as the window query, spanning entries included")
+    func timelineReadMatchesWindowQuery() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let record = PatientRecord(recordID: "spans", name: "Span Example", entries: [
+            Entry(id: "before-into", type: .condition, description: "began before, ended inside", startTime: 500, endTime: 1_500),
+            Entry(id: "inside", type: .condition, description: "inside", time: 1_200),
+            Entry(id: "inside-vital", type: .vitalSign, description: "Heart Rate", time: 1_300, value: 70),
+            Entry(id: "point-after", type: .result, description: "after", time: 2_500),
+            Entry(id: "ends-after-starts-inside", type: .medication, description: "started inside", startTime: 1_800, endTime: 3_000),
+            Entry(id: "dated-after-ends-inside", type: .procedure, description: "dated after, ends inside", time: 2_200, endTime: 1_900),
+            Entry(id: "outside", type: .result, description: "outside", time: 100),
+        ])
+        let summary = try store.importRecordSync(record)
+        let expected = try store.entriesSync(patientID: summary.patientID, from: 1_000, to: 2_000)
+        #expect(expected.map(\.id) == ["before-into", "inside", "inside-vital", "ends-after-starts-inside", "dated-after-ends-inside"])
+        let read = try store.readSync { db in try TimelineWindowQuery.timeline(patientID: summary.patientID, from: 1_000, to: 2_000, in: db) }
+        let snapshot = TimelineSnapshot(patient: Patient(id: summary.patientID, sourceName: "files", recordID: "spans", name: "Span Example", gender: nil, birthdate: nil, entryCount: 7, revision: 1), entries: expected, ongoing: [], posts: [])
+        #expect(read.sections == snapshot.sections)
+        #expect(read.vitalSigns.map(\.id) == ["inside-vital"])
     }
 }

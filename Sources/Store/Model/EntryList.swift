@@ -16,6 +16,13 @@ public struct EntryList: Sendable, Equatable {
         append(json: TimelineEntryJSON.encode(entry))
     }
 
+    public mutating func append(contentsOf other: EntryList) {
+        guard !other.isEmpty else { return }
+        if count > 0 { json.append(UInt8(ascii: ",")) }
+        json += other.json
+        count += other.count
+    }
+
     /// Appends one entry's JSON object, as stored.
     mutating func append(json object: some Collection<UInt8>) {
         if count > 0 { json.append(UInt8(ascii: ",")) }

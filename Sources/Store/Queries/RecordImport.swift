@@ -162,9 +162,8 @@ extension Database {
     }
 
     /// The timeline's read of a window on this connection: the number of entries it found.
-    /// `wholeRecord`: the window starts at the record's earliest time (the `all` page).
-    public func timelineEntryCount(patientID: String, from start: Int64, to end: Int64, wholeRecord: Bool = false) throws -> Int {
-        let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, wholeRecord: wholeRecord, in: self)
+    public func timelineEntryCount(patientID: String, from start: Int64, to end: Int64) throws -> Int {
+        let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, in: self)
         return window.sections.values.reduce(window.vitalSigns.count) { $0 + $1.count }
     }
 }

@@ -50,15 +50,12 @@ extension Store {
 
     /// The patient, the window's entries, the ongoing entries and the posts of the window, in one snapshot.
     /// nil when there is no such patient.
-    /// `wholeRecord`: the window starts at the patient's earliest time (the `all` page), so the entries are
-    /// read in one pass over the date index instead of three range scans and a sort.
-    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64,
-                                 wholeRecord: Bool = false) async throws(StoreError) -> TimelineSnapshot? {
+    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> TimelineSnapshot? {
         try await read { db in
             guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
                 return nil
             }
-            let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, wholeRecord: wholeRecord, in: db)
+            let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, in: db)
             return TimelineSnapshot(
                 patient: patient, sections: window.sections, vitalSigns: window.vitalSigns,
                 ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db),

@@ -22,30 +22,55 @@ enum TimelineWindowQuery {
         """
     }
 
-    /// For a window that starts at the record's earliest time: one pass over the date index, already in
-    /// date order. (An entry without a date has no time at all, so it is never in a window.)
-    static let wholeRecordSQL = """
+    /// The timeline's read, in two parts. Most entries of a window have their date in it: one range scan of
+    /// the covering date index gives them in (date, id) order, with no table lookup and no sort.
+    static let datedInWindowSQL = """
         SELECT \(timelineColumns)
         FROM entries INDEXED BY entries_by_date
-        WHERE patient_id = ?1 AND date IS NOT NULL
-          AND (date BETWEEN ?2 AND ?3 OR start_time BETWEEN ?2 AND ?3 OR end_time BETWEEN ?2 AND ?3)
+        WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
+        ORDER BY date, id
+        """
+
+    /// The rest: entries whose start or end lies in the window but whose date does not (something that
+    /// began before the window and ended in it, say). Their date is then before the window or after it, so
+    /// they go before or after the first part, in their own order.
+    /// The start and end indexes hold the date too (migration 3), so the few such entries are found in the
+    /// indexes alone; only they are looked up in the table.
+    static let spanningIntoWindowSQL = """
+        SELECT \(timelineColumns)
+        FROM entries WHERE pk IN (
+            SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
+            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
+        )
         ORDER BY date, id
         """
 
     static let sql = windowSQL(storedEntryColumns)
-    static let timelineSQL = windowSQL(timelineColumns)
 
     static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
         try db.rows(sql, [patientID, start, end], storedEntry)
     }
 
     /// The window's entries as the timeline shows them: each type's stored JSON objects, joined, and the
-    /// vital signs apart.
-    static func timeline(patientID: String, from start: Int64, to end: Int64, wholeRecord: Bool,
+    /// vital signs apart; in (date, id) order, the same entries and order as `sql`.
+    static func timeline(patientID: String, from start: Int64, to end: Int64,
                          in db: Database) throws -> (sections: [EntryType: EntryList], vitalSigns: [StoredEntry]) {
+        var window = TimelineRows()
+        var later = TimelineRows()  // spanning entries dated after the window: they go last
+        try db.statement(spanningIntoWindowSQL).forEach([patientID, start, end]) { row in
+            if let date = row.int64OrNil(3), date > end { try later.add(row) } else { try window.add(row) }
+        }
+        try db.statement(datedInWindowSQL).forEach([patientID, start, end]) { row in try window.add(row) }
+        window.append(later)
+        return (window.sections, window.vitalSigns)
+    }
+
+    /// Rows of `timelineColumns`, gathered as the timeline needs them.
+    struct TimelineRows {
         var sections: [EntryType: EntryList] = [:]
         var vitalSigns: [StoredEntry] = []
-        try db.statement(wholeRecord ? wholeRecordSQL : timelineSQL).forEach([patientID, start, end]) { row in
+
+        mutating func add(_ row: Row) throws {
             let type = try entryType(row.string(0))
             if type == .vitalSign {
                 vitalSigns.append(StoredEntry(
@@ -56,7 +81,11 @@ enum TimelineWindowQuery {
                 try sections[type, default: EntryList()].append(storedJSONOf: row, column: 1)
             }
         }
-        return (sections, vitalSigns)
+
+        mutating func append(_ other: TimelineRows) {
+            for (type, list) in other.sections { sections[type, default: EntryList()].append(contentsOf: list) }
+            vitalSigns += other.vitalSigns
+        }
     }
 
     static func entryType(_ text: String) throws(StoreError) -> EntryType {

@@ -154,6 +154,10 @@ enum Schema {
                 DROP INDEX entries_by_date;
                 CREATE INDEX entries_by_date
                     ON entries (patient_id, date, id, type, timeline_json, description, value, units, start_time, end_time);
+                DROP INDEX entries_by_start;
+                CREATE INDEX entries_by_start ON entries (patient_id, start_time, date);
+                DROP INDEX entries_by_end;
+                CREATE INDEX entries_by_end ON entries (patient_id, end_time, date);
                 DROP INDEX entries_ongoing;
                 CREATE INDEX entries_ongoing ON entries (patient_id, ongoing_end, date, id, start_time, time, end_time, timeline_json)
                     WHERE ongoing_end IS NOT NULL;

@@ -42,8 +42,7 @@ struct TimelineRoutes {
             let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
             let key = PayloadCache.Key(patientID: patientID, revision: head.revision, window: window)
             if let cached = app.cache.payload(for: key) { return .json(buffer: cached) }
-            guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end,
-                                                                  wholeRecord: page == .all) else {
+            guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end) else {
                 throw APIError.unknownPatient
             }
             let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: window))
