@@ -225,7 +225,7 @@ def main():
     binary = os.path.join(args.bin, "hreaderd")
     sizes = [int(s) for s in args.sizes.split(",")]
     workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-    results = {"machine": {"cpus": os.cpu_count(), "kernel": platform.release(),
+    results = {"machine": {"cpus": os.cpu_count(), "kernel": platform.release(), "load_average_at_start": round(os.getloadavg()[0], 2),
                            "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")},
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     try:
@@ -301,7 +301,8 @@ def main():
 def report(r, sizes):
     lines = []
     w = lines.append
-    w(f"hreaderd benchmark, {r['date']}, {r['machine']['cpus']} CPUs ({r['machine']['cpu']}), Linux {r['machine']['kernel']}")
+    w(f"hreaderd benchmark, {r['date']}, {r['machine']['cpus']} CPUs ({r['machine']['cpu']}), Linux {r['machine']['kernel']}, "
+      f"load average {r['machine']['load_average_at_start']} at start")
     w("")
     w(f"GET /timeline.json?page=year, synthetic patient of 200 entries ({r['payload']['entries']} in the window, {r['payload']['bytes']} bytes), wrk 2 threads x 50 keep-alive connections")
     w(f"{'server':46}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")

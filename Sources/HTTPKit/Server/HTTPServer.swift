@@ -144,7 +144,7 @@ public final class HTTPServer: Sendable {
         self.gate.close()
         try? await running.group.shutdownGracefully()
         self.state.withLockedValue { $0 = .stopped }
-        self.logger.info("stopped")
+        self.logger.info("HTTP server stopped")
     }
 
     private func validateConfiguration() throws(HTTPServerError) {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,16 +69,27 @@ struct LineLogHandler: LogHandler {
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var time = now.tv_sec
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func digits(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        // The part up to the second changes once a second; the access log asks many times a second.
+        let second = Int(now.tv_sec)
+        let prefix = currentSecond.withLock { cached -> String in
+            if cached.second == second { return cached.text }
+            var time = now.tv_sec
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let text = digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-"
+                + digits(Int(parts.tm_mday), 2) + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2)
+                + ":" + digits(Int(parts.tm_sec), 2)
+            cached = (second, text)
+            return text
         }
-        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
-            + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2)
-            + "." + digits(now.tv_nsec / 1_000_000, 3) + "Z"
+        return prefix + "." + digits(now.tv_nsec / 1_000_000, 3) + "Z"
+    }
+
+    private static let currentSecond = Mutex<(second: Int, text: String)>((-1, ""))
+
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 
     /// Whether stderr is the journal stream systemd connected (`$JOURNAL_STREAM` is "device:inode").
