@@ -30,7 +30,7 @@ public struct EntryList: Sendable, Equatable {
         count += 1
     }
 
-    /// Appends the entry's `timeline_json`, read from `column` of `row` without a copy.
+    /// Appends the entry's `timeline_json` from `column` of `row`, straight from SQLite's buffer (no String).
     mutating func append(storedJSONOf row: Row, column: Int) throws(StoreError) {
         let appended = row.withText(column) { json -> Bool in
             guard !json.isEmpty else { return false }

@@ -1,8 +1,9 @@
 /// The clinical entries of a patient that lie in a time window: an entry is in the window when its date,
 /// start or end lies in it, bounds inclusive. Sorted by date, then id.
 ///
-/// Each of the three conditions is a range scan on its own index; the union is then sorted. The cost
-/// follows the number of entries in the window, not the size of the record (see the benchmark).
+/// Every part is a range scan of an index bounded by the window, so the cost follows the number of
+/// entries in the window, not the size of the record (see the benchmark). `sql` is the plain statement of
+/// the rule, read into `StoredEntry` values; `timeline` is how the timeline reads the same entries fast.
 enum TimelineWindowQuery {
     /// What a `StoredEntry` is read from (`storedEntry`).
     static let storedEntryColumns = "id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes"
