@@ -28,13 +28,23 @@ struct HTTPAnswer: Sendable {
 /// The session calls its delegate on an operation queue of its own; the delegate only appends bytes
 /// and resumes continuations, under a mutex.
 final class HTTPFetcher: Sendable {
-    private let session: URLSession
+    private let configuration: URLSessionConfiguration
     private let delegate: FetchDelegate
     let timeoutSeconds: Double
     /// Where deadlines fire: a queue of ours, not the global one.
     private static let timerQueue = DispatchQueue(label: "hreaderd.rhex.deadlines")
     /// After a deadline cancels a task, how long libcurl has to report it before we stop waiting.
     private static let cancelGraceSeconds = 2.0
+
+    private enum SessionState {
+        case notYet
+        case open(URLSession)
+        case closed
+    }
+
+    /// Made at the first request, not with the fetcher: a daemon whose sources are all files never
+    /// starts libcurl (and the TLS library it initialises), which keeps several MB out of its memory.
+    private let session = Mutex<SessionState>(.notYet)
 
     init(timeoutSeconds: Double, maxConnectionsPerHost: Int) {
         let configuration = URLSessionConfiguration.ephemeral
@@ -48,18 +58,36 @@ final class HTTPFetcher: Sendable {
         configuration.timeoutIntervalForRequest = whole
         configuration.timeoutIntervalForResource = whole
         configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
-        let queue = OperationQueue()
-        queue.name = "hreaderd.rhex.http"
-        queue.maxConcurrentOperationCount = 1
-        let delegate = FetchDelegate()
-        self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        self.configuration = configuration
+        self.delegate = FetchDelegate()
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The session, made now if this is the first request; nil once closed.
+    private func openSession() -> URLSession? {
+        session.withLock { state in
+            switch state {
+            case .open(let session): return session
+            case .closed: return nil
+            case .notYet:
+                let queue = OperationQueue()
+                queue.name = "hreaderd.rhex.http"
+                queue.maxConcurrentOperationCount = 1
+                let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+                state = .open(made)
+                return made
+            }
+        }
     }
 
     /// Cancels what is in flight and releases the session (which holds its delegate until then).
     func close() {
-        session.invalidateAndCancel()
+        let open = session.withLock { state -> URLSession? in
+            defer { state = .closed }
+            if case .open(let session) = state { return session }
+            return nil
+        }
+        open?.invalidateAndCancel()
     }
 
     /// Sends `request` and returns the whole answer, whatever its status.
@@ -67,6 +95,7 @@ final class HTTPFetcher: Sendable {
         var request = request
         request.timeoutInterval = max(1, timeoutSeconds.rounded(.up))
         let display = Self.display(request.url)
+        guard let session = openSession() else { throw .stopped }
         let task = session.dataTask(with: request)
         let id = task.taskIdentifier
         let delegate = delegate
