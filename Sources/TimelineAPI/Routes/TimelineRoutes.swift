@@ -27,17 +27,19 @@ struct TimelineRoutes {
         }
         let store = try app.store()
         let requested = request.query["patient"].flatMap { $0.isEmpty ? nil : $0 }
-        if let head = store.knownTimelineHead(patientID: requested, withEarliest: page == .all) {
+        let known = store.knownTimelineHead(patientID: requested, withEarliest: page == .all)
+        if let head = known {
             let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
             if let cached = app.cache.payload(for: PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window)) {
                 return .json(buffer: cached)
             }
         }
         do {
-            // One read resolves the patient and its revision: enough to answer from the cache.
-            guard let head = try await store.timelineHead(patientID: requested, withEarliest: page == .all) else {
-                throw APIError.noPatient
-            }
+            // Unless known from memory, one read resolves the patient and its revision: enough to answer
+            // from the cache.
+            let read: TimelineHead?
+            if let known { read = known } else { read = try await store.timelineHead(patientID: requested, withEarliest: page == .all) }
+            guard let head = read else { throw APIError.noPatient }
             let patientID = head.patientID
             let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
             let key = PayloadCache.Key(patientID: patientID, revision: head.revision, window: window)
