@@ -174,6 +174,23 @@ http {{ access_log off; types {{ application/json json; }} default_type applicat
     return proc, port
 
 
+NOTES = """## Reading the figures
+
+- The machine is a 2-core VM shared with other work: the same commit gives figures up to 30% apart from
+  one run to the next (nginx itself from 62,000 to 110,000 req/s). wrk, nginx and hreaderd share the two
+  cores, so every comparison is made within one run.
+- `GET /timeline.json` answers a page that was answered since the last commit from memory, on the event
+  loop, without a store read: the WAL index header counts commits (`iChange`), so a change by another
+  process is seen at once too. The wrk rows measure that path; the server-time rows bypass it (each
+  request has another `end`) and measure reading and encoding.
+- Each entry's JSON object is written at import and read from covering indexes, so a page copies bytes:
+  the cost follows the entries in the window (and the ongoing ones, which a long record has many of).
+- Idle memory is mostly code mapped from the binary (about 19 MB of a 20 MB text, Swift's standard library
+  and Foundation the largest parts) and from shared libraries (libcrypto, libc, libstdc++); the process's
+  own anonymous memory is under 5 MiB. libcurl starts only when an RHEx source is first synced.
+"""
+
+
 ACCESS_LINE = re.compile(rb"GET /timeline\.json 200 (\d+)B (\d+\.\d)ms")
 
 
@@ -361,7 +378,7 @@ def report(r, sizes):
         f.write("# Benchmarks\n\nLatest figures of `make bench` (`bench/run.py`), all measured in one run on one machine.\n"
                 "Reproduce: `make bench` (installs wrk and nginx-light when missing, builds release, prints this, writes\n"
                 "`.build/bench/results.json` and this file). Loopback only.\n\n```\n" + text + "\n" + r["store_and_import_table"] +
-                "```\n\n![latency against record size](latency-vs-record-size.svg)\n")
+                "```\n\n![latency against record size](latency-vs-record-size.svg)\n\n" + NOTES)
 
 
 if __name__ == "__main__":
