@@ -63,7 +63,8 @@ enum RecordImport {
             """)
         var seen = Set<String>(minimumCapacity: record.entries.count)
         // In date order: the date index (the widest, it holds each entry's timeline JSON) then grows at its
-        // end instead of splitting pages all over, which halves the time of a large import.
+        // end instead of splitting pages all over, and a new patient's rows lie in date order too. Measured
+        // on a 100,000-entry record: about 10% faster, within this machine's run-to-run noise.
         let byDate = record.entries.sorted { a, b in
             switch (a.date, b.date) {
             case let (x?, y?): return x != y ? x < y : a.id < b.id

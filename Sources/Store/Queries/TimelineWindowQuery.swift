@@ -11,9 +11,9 @@ enum TimelineWindowQuery {
     /// All of them are in the `entries_by_date` index (migration 3).
     static let timelineColumns = "type, timeline_json, id, date, description, value, units"
 
-    static func windowSQL(_ columns: String) -> String {
-        """
-        SELECT \(columns)
+    /// The rule as one statement: three index range scans, united, then sorted.
+    static let sql = """
+        SELECT \(storedEntryColumns)
         FROM entries WHERE pk IN (
             SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
@@ -21,7 +21,6 @@ enum TimelineWindowQuery {
         )
         ORDER BY date, id
         """
-    }
 
     /// The timeline's read, in two parts. Most entries of a window have their date in it: one range scan of
     /// the covering date index gives them in (date, id) order, with no table lookup and no sort.
@@ -45,8 +44,6 @@ enum TimelineWindowQuery {
         )
         ORDER BY date, id
         """
-
-    static let sql = windowSQL(storedEntryColumns)
 
     static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
         try db.rows(sql, [patientID, start, end], storedEntry)
