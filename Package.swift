@@ -1,14 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Arrows go one way (see ../shared/DESIGN.md):
-// hreaderd → TimelineAPI → (HTTPKit, Store, RHExClient), RHExClient → Store.
+// The modules and their arrows are drawn in docs/architecture.md:
+// hreaderd → TimelineAPI → (HTTPKit, Records, ImportJobs, Store); hreaderd → RHExClient → ImportJobs →
+// (Records, Store); Records → Store. HTTPKit and Store never import each other.
+// What is not the product (sandbox servers, generators, benchmarks, test helpers) lives under Tools/.
 let package = Package(
     name: "hreaderd",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "hreaderd", targets: ["hreaderd"]),
         // For the libFuzzer harnesses in Fuzz/ (their own package: a fuzz target has no main).
+        .library(name: "Records", targets: ["Records"]),
         .library(name: "RHExClient", targets: ["RHExClient"]),
         .library(name: "HTTPKit", targets: ["HTTPKit"]),
         .library(name: "TimelineAPI", targets: ["TimelineAPI"]),
@@ -19,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
+        // MARK: The product
+
         // System libraries from Debian: libsqlcipher-dev (SQLCipher 3.4.1) and libssl-dev (libcrypto).
         .systemLibrary(
             name: "CSQLCipher",
@@ -30,10 +35,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The encrypted store: SQLCipher binding, key vault, migrations, the entry model, queries.
         .target(
             name: "Store",
             dependencies: ["CSQLCipher", "CLibCrypto"]
         ),
+        // The HTTP/1.1 server on SwiftNIO; knows nothing of health data.
         .target(
             name: "HTTPKit",
             dependencies: [
@@ -44,66 +51,107 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Record formats, no network: one reader per format (RHEx record JSON today), each turning a file
+        // into the store's patients and entries; the JSON scanner they share.
         .target(
-            name: "RHExClient",
+            name: "Records",
             dependencies: ["Store"]
         ),
+        // Background import jobs for every kind of source: the queue, the runner (leases, retries,
+        // periodic sync), outbound HTTP.
+        .target(
+            name: "ImportJobs",
+            dependencies: ["Records", "Store"]
+        ),
+        // The RHEx protocol: OAuth2, the Atom patient feed, conditional record downloads.
+        .target(
+            name: "RHExClient",
+            dependencies: ["ImportJobs", "Records", "Store"]
+        ),
+        // The product's routes, access policy and wire format.
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "Store", "RHExClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", .product(name: "Logging", package: "swift-log")]
         ),
+        // The executable: CLI, configuration, lifecycle, wiring.
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "Store", "HTTPKit", "RHExClient", "TimelineAPI",
+                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "TimelineAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // MARK: Tools: not the product
+
+        // Synthetic families' records (no real person's data) for the demo, tests and benchmarks.
+        .target(
+            name: "SyntheticRecords",
+            dependencies: ["Records", "Store"],
+            path: "Tools/SyntheticRecords"
+        ),
+        .executableTarget(
+            name: "generate-records",
+            dependencies: ["SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/generate-records"
+        ),
+        // A local RHEx server (OAuth2, Atom feed, record JSON, faults) for tests, the demo and benchmarks.
+        .target(
+            name: "RHExSandbox",
+            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/RHExSandbox"
+        ),
+        .executableTarget(
+            name: "rhex-sandbox",
+            dependencies: ["RHExSandbox", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/rhex-sandbox"
+        ),
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
-            dependencies: ["Store", "RHExClient", "TimelineAPI", "RHExSandbox"]
+            dependencies: ["Store", "Records", "TimelineAPI", "SyntheticRecords", "RHExClient", "ImportJobs", "RHExSandbox"],
+            path: "Tools/hreaderd-bench"
         ),
-        // Test support: writes into a store in large transactions so that tests can SIGKILL it mid-write.
-        .executableTarget(
-            name: "hreaderd-crashwriter",
-            dependencies: ["Store"]
-        ),
-        // Test support for the reliability tests: integrity check, posts and patients of a store, one a line.
-        .executableTarget(
-            name: "hreaderd-storecheck",
-            dependencies: ["Store"]
-        ),
-        // Shared by the test targets: temporary directories, running the built executables.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),
         // Serves a trivial route and a static directory for bench/http/run.sh (wrk against nginx).
         .executableTarget(
             name: "httpkit-bench-server",
-            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/httpkit-bench-server"
         ),
+        // Writes into a store in large transactions so that tests can SIGKILL it mid-write.
+        .executableTarget(
+            name: "hreaderd-crashwriter",
+            dependencies: ["Store", "TimelineAPI"],
+            path: "Tools/hreaderd-crashwriter"
+        ),
+        // For the reliability tests: integrity check, posts and patients of a store, one a line.
+        .executableTarget(
+            name: "hreaderd-storecheck",
+            dependencies: ["Store"],
+            path: "Tools/hreaderd-storecheck"
+        ),
+
+        // MARK: Tests
+
+        // Shared by every test target: temporary folders, the shared samples, test stores, processes.
+        .target(name: "TestSupport", dependencies: ["Store", "TimelineAPI"], path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),
         .testTarget(name: "HTTPKitTests", dependencies: [
-            "HTTPKit",
+            "HTTPKit", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "RHExClient", "TestSupport"]),
-        .testTarget(name: "RHExClientTests", dependencies: ["RHExClient", "Store"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "RHExClient", "TestSupport", "RHExSandbox"]),
-        // A local RHEx server (OAuth2, Atom feed, record JSON, faults) for tests, the demo and benchmarks.
-        .target(
-            name: "RHExSandbox",
-            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")]
-        ),
-        .executableTarget(
-            name: "rhex-sandbox",
-            dependencies: ["RHExSandbox", "RHExClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
-        .testTarget(name: "RHExSyncTests", dependencies: ["RHExClient", "RHExSandbox", "Store", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Store", "SyntheticRecords", "TestSupport"]),
+        .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
+        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "TestSupport"]),
+        .testTarget(name: "RHExSyncTests", dependencies: [
+            "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TestSupport",
+        ]),
+        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

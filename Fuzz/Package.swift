@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "hreaderd-fuzz",
             dependencies: [
-                .product(name: "RHExClient", package: "hreaderd"),
+                .product(name: "Records", package: "hreaderd"),
                 .product(name: "HTTPKit", package: "hreaderd"),
                 .product(name: "TimelineAPI", package: "hreaderd"),
             ]

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ImportJobs
+import Records
 import RHExClient
 import Store
 
@@ -13,7 +15,7 @@ struct Hreaderd: AsyncParsableCommand {
         version: version,
         subcommands: [
             InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
-            ExportCommand.self, GenerateRecordsCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self,
+            ExportCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self,
         ]
     )
 

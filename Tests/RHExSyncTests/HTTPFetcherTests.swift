@@ -1,7 +1,10 @@
 import Foundation
 import FoundationNetworking
 import Testing
+@testable import ImportJobs
+import Records
 @testable import RHExClient
+import SyntheticRecords
 
 @Suite("The HTTP fetcher's session")
 struct HTTPFetcherTests {

@@ -1,5 +1,8 @@
 import Foundation
+@testable import ImportJobs
+import Records
 @testable import RHExClient
+import SyntheticRecords
 import Store
 import TestSupport
 import Testing

@@ -1,5 +1,8 @@
 import Foundation
+@testable import ImportJobs
+import Records
 @testable import RHExClient
+import SyntheticRecords
 import RHExSandbox
 import Store
 import Testing

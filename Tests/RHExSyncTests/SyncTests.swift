@@ -1,5 +1,8 @@
 import Foundation
+@testable import ImportJobs
+import Records
 @testable import RHExClient
+import SyntheticRecords
 import RHExSandbox
 import Store
 import Synchronization
@@ -91,8 +94,8 @@ struct SyncBehaviourTests {
             harness.sandbox.inject(.delay(seconds: 0.02), on: .records, times: nil)
             let jobs = try await ImportQueue.enqueue(harness.sourceName, trigger: .command, store: harness.store)
             let store = harness.store
-            let a = JobRunner(configuration: SyncHarness.fastConfiguration, store: { store })
-            let b = JobRunner(configuration: SyncHarness.fastConfiguration, store: { store })
+            let a = JobRunner(configuration: SyncHarness.fastConfiguration, syncers: [.rhex: RHExSyncer()], store: { store })
+            let b = JobRunner(configuration: SyncHarness.fastConfiguration, syncers: [.rhex: RHExSyncer()], store: { store })
             async let endedA = a.runJobs(jobs.map(\.id), waitForOthers: true)
             async let endedB = b.runJobs(jobs.map(\.id), waitForOthers: true)
             let (resultA, resultB) = try await (endedA, endedB)
@@ -110,7 +113,7 @@ struct SyncBehaviourTests {
         try await SyncHarness.with(records: Fixtures.records(2)) { harness in
             let job = try await ImportQueue.enqueue(harness.sourceName, trigger: .command, store: harness.store)[0]
             _ = try await harness.store.claimImportJob(owner: "another-host:1:x", leaseSeconds: 60)
-            let runner = JobRunner(configuration: SyncHarness.fastConfiguration, store: { [store = harness.store] in store })
+            let runner = JobRunner(configuration: SyncHarness.fastConfiguration, syncers: [.rhex: RHExSyncer()], store: { [store = harness.store] in store })
             let ended = try await runner.runJobs([job.id], waitForOthers: false)
             await runner.stop()
             #expect(ended.first?.state == .running && ended.first?.owner == "another-host:1:x")
@@ -124,7 +127,7 @@ struct SyncBehaviourTests {
             var configuration = SyncHarness.fastConfiguration
             configuration.syncIntervalSeconds = 3600
             let store = harness.store
-            let runner = JobRunner(configuration: configuration, store: { store })
+            let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { store })
             await runner.start()
             let first = try await Self.waitForJob(store) { $0.state == .done }
             #expect(first.trigger == "schedule" && first.counts.patientsAdded == 5)
@@ -144,7 +147,7 @@ struct SyncBehaviourTests {
             var configuration = SyncHarness.fastConfiguration
             configuration.maxConcurrentDownloads = 2
             let store = harness.store
-            let runner = JobRunner(configuration: configuration, store: { store })
+            let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { store })
             _ = try await ImportQueue.enqueue(nil, trigger: .request, store: store)
             await runner.start()
             let partial = try await Self.waitForJob(store) { $0.state == .running && $0.progressDone >= 4 }
@@ -168,7 +171,7 @@ struct SyncBehaviourTests {
             var configuration = SyncHarness.fastConfiguration
             configuration.maxConcurrentDownloads = 2
             let gate = Mutex<Store?>(harness.store)
-            let runner = JobRunner(configuration: configuration, store: { gate.withLock { $0 } })
+            let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { gate.withLock { $0 } })
             _ = try await ImportQueue.enqueue(nil, trigger: .request, store: harness.store)
             await runner.start()
             let partial = try await Self.waitForJob(harness.store) { $0.state == .running && $0.progressDone >= 4 }

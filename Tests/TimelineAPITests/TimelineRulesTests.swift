@@ -1,4 +1,6 @@
 import Foundation
+import ImportJobs
+import Records
 import RHExClient
 import Store
 import Testing

@@ -123,7 +123,7 @@ struct DaemonEndToEndTests {
     func otherProcessWrites() throws {
         try "pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
         #expect(try hreaderd("init").status == 0)
-        #expect(try hreaderd("generate-records", "--seed", "5", "--entries", "200", "--output", dir.file("family.ndjson")).status == 0)
+        #expect(try run(productsDirectory + "/generate-records", ["--seed", "5", "--entries", "200", "--output", dir.file("family.ndjson")]).status == 0)
         let first = try #require(String(decoding: fileBytes(dir.file("family.ndjson")), as: UTF8.self).split(separator: "\n").first)
         try String(first).write(toFile: dir.file("record.json"), atomically: true, encoding: .utf8)
         #expect(try hreaderd("import-file", dir.file("record.json")).status == 0)

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPKit
-import RHExClient
+import Records
 import TimelineAPI
 
 /// One libFuzzer harness for every parser; `HREADERD_FUZZ_TARGET` picks the parser (read once).

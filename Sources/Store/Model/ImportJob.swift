@@ -28,6 +28,8 @@ public struct ImportJob: Sendable, Equatable {
     public var id: Int64
     public var sourceID: Int64
     public var sourceName: String
+    /// Which syncer runs it.
+    public var sourceKind: Source.Kind
     public var state: State
     public var trigger: String
     /// Runs started so far (a retry or a resumption after a crash is one more).
@@ -46,12 +48,13 @@ public struct ImportJob: Sendable, Equatable {
     public var heartbeatAt: Int64?
     public var counts: ImportCounts
 
-    public init(id: Int64, sourceID: Int64, sourceName: String, state: State, trigger: String, attempts: Int,
+    public init(id: Int64, sourceID: Int64, sourceName: String, sourceKind: Source.Kind = .rhex, state: State, trigger: String, attempts: Int,
                 progressDone: Int, progressTotal: Int?, lastError: String?, createdAt: Int64, startedAt: Int64?,
                 finishedAt: Int64?, nextRunAt: Int64?, owner: String?, heartbeatAt: Int64?, counts: ImportCounts) {
         self.id = id
         self.sourceID = sourceID
         self.sourceName = sourceName
+        self.sourceKind = sourceKind
         self.state = state
         self.trigger = trigger
         self.attempts = attempts

@@ -8,7 +8,7 @@ extension Store {
         j.id, j.source_id, s.name, j.state, j.trigger, j.attempts, j.progress_done, j.progress_total, j.last_error,
         j.created_at, j.started_at, j.finished_at, j.next_run_at, j.owner, j.heartbeat_at,
         j.patients_added, j.patients_updated, j.patients_unchanged, j.patients_not_modified, j.patients_failed,
-        j.entries_added, j.entries_updated, j.entries_removed
+        j.entries_added, j.entries_updated, j.entries_removed, s.kind
         FROM import_jobs j JOIN sources s ON s.id = j.source_id
         """
 
@@ -24,6 +24,7 @@ extension Store {
         counts.entriesRemoved = Int(row.int64(22))
         return ImportJob(
             id: row.int64(0), sourceID: row.int64(1), sourceName: row.string(2),
+            sourceKind: Source.Kind(rawValue: row.string(23)) ?? .rhex,
             state: ImportJob.State(rawValue: row.string(3)) ?? .failed, trigger: row.string(4), attempts: Int(row.int64(5)),
             progressDone: Int(row.int64(6)), progressTotal: row.int64OrNil(7).map { Int($0) }, lastError: row.stringOrNil(8),
             createdAt: row.int64(9), startedAt: row.int64OrNil(10), finishedAt: row.int64OrNil(11), nextRunAt: row.int64OrNil(12),

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPKit
-import RHExClient
+import ImportJobs
 import Store
 
 /// `GET /imports.json`: the sources and their recent import jobs; `POST /imports`: start a sync now.

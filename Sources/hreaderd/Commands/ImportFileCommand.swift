@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ImportJobs
+import Records
 import RHExClient
 import Store
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import Logging
+import ImportJobs
+import Records
 import RHExClient
 import Store
 import TimelineAPI
@@ -100,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
         let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
         // Imports run while the store is unlocked; while it is locked they wait.
-        let imports = JobRunner(configuration: syncConfiguration(), store: { try? gate.store() },
+        let imports = JobRunner(configuration: syncConfiguration(), syncers: [.rhex: RHExSyncer()], store: { try? gate.store() },
                                 onEvent: { event in Self.log(event, to: logger) })
         await imports.start()
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ImportJobs
+import Records
 import RHExClient
 import Store
 import Synchronization
@@ -54,7 +56,7 @@ struct SyncCommand: AsyncParsableCommand {
             configuration.pollSeconds = min(configuration.pollSeconds, max(0.05, retryBase))
         }
         let reporter = ProgressReporter()
-        let runner = JobRunner(configuration: configuration, store: { store }, onEvent: { event in reporter.report(event) })
+        let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { store }, onEvent: { event in reporter.report(event) })
         let ended: [ImportJob]
         do {
             ended = try await runner.runJobs(queued.map(\.id), waitForOthers: wait)

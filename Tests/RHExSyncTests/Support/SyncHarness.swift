@@ -1,5 +1,8 @@
 import Foundation
+@testable import ImportJobs
+import Records
 @testable import RHExClient
+import SyntheticRecords
 import RHExSandbox
 import Store
 import TestSupport
@@ -69,7 +72,7 @@ final class SyncHarness: Sendable {
     /// Queues a sync of the source and runs it to its end (retries included) with a runner of its own.
     @discardableResult
     func sync(_ configuration: SyncConfiguration = SyncHarness.fastConfiguration, wait: Bool = true) async throws -> ImportJob {
-        let runner = JobRunner(configuration: configuration, store: { [store] in store })
+        let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { [store] in store })
         let jobs = try await ImportQueue.enqueue(sourceName, trigger: .command, store: store)
         let ended = try await runner.runJobs(jobs.map(\.id), waitForOthers: wait)
         await runner.stop()

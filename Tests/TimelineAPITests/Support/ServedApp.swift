@@ -1,6 +1,8 @@
 import Foundation
 import HTTPKit
 import Logging
+import ImportJobs
+import Records
 import RHExClient
 import Store
 import Synchronization

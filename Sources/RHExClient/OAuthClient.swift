@@ -1,0 +1,102 @@
+import ImportJobs
+import Records
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Store
+
+/// The RHEx server's OAuth2 token endpoint (`/oauth2/token`): a form post with the client id and secret
+/// as fields, for the password, authorization-code and refresh-token grants.
+struct OAuthClient: Sendable {
+    enum Grant: Sendable {
+        case password(username: String, password: String)
+        case authorizationCode(code: String, redirectURI: String)
+        case refreshToken(String)
+
+        var name: String {
+            switch self {
+            case .password: return "password"
+            case .authorizationCode: return "authorization_code"
+            case .refreshToken: return "refresh_token"
+            }
+        }
+    }
+
+    let tokenURL: URL
+    let clientID: String
+    let clientSecret: String
+    let fetcher: HTTPFetcher
+    let limit: Int
+
+    /// Asks for a token. A refusal that only the user can fix (`invalid_grant`, a bad client, a `401`, a
+    /// redirect to a sign-in page) is `needsSignIn`; `5xx` and network trouble are transient.
+    func request(_ grant: Grant) async throws(SyncError) -> TokenResponse {
+        var fields: [(String, String)] = [("grant_type", grant.name)]
+        switch grant {
+        case let .password(username, password):
+            fields += [("username", username), ("password", password)]
+        case let .authorizationCode(code, redirectURI):
+            fields += [("code", code), ("redirect_uri", redirectURI)]
+        case let .refreshToken(token):
+            fields += [("refresh_token", token)]
+        }
+        fields += [("client_id", clientID), ("client_secret", clientSecret)]
+        var request = URLRequest(url: tokenURL)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(Self.formEncode(fields).utf8)
+        let answer = try await fetcher.fetch(request, limit: limit)
+        let url = HTTPFetcher.display(tokenURL)
+        switch answer.status {
+        case 200:
+            return try TokenResponse.parse(answer.body)
+        case 300..<400:
+            throw .needsSignIn("the token endpoint redirected to \(Self.location(answer)) (\(answer.status))")
+        case 400, 401, 403:
+            let code = TokenResponse.errorCode(answer.body)
+            switch code {
+            case "invalid_grant":
+                throw .needsSignIn("the server refused the \(grant.name) grant (invalid_grant)")
+            case "invalid_client", "unauthorized_client":
+                throw .needsSignIn("the server refused the client id or secret (\(code ?? ""))")
+            default:
+                if answer.status == 400 {
+                    throw .badTokenResponse("\(url) answered 400\(code.map { " (\($0))" } ?? "")")
+                }
+                throw .needsSignIn("the token endpoint answered \(answer.status)\(code.map { " (\($0))" } ?? "")")
+            }
+        default:
+            throw .status(url: url, code: answer.status)
+        }
+    }
+
+    /// `application/x-www-form-urlencoded`: every byte but the unreserved ones percent-encoded.
+    static func formEncode(_ fields: [(String, String)]) -> String {
+        fields.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Where a redirect points, without its query, for messages.
+    static func location(_ answer: HTTPAnswer) -> String {
+        guard let location = answer.header("location"), !location.isEmpty else { return "(no Location)" }
+        let shown = location.split(separator: "?", maxSplits: 1).first.map(String.init) ?? location
+        return String(shown.prefix(200))
+    }
+}

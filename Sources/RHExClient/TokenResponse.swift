@@ -1,0 +1,57 @@
+import ImportJobs
+import Records
+import Foundation
+
+/// The token endpoint's answer (RFC 6749 §5.1): `{access_token, token_type, expires_in, refresh_token}`,
+/// or its error (§5.2): `{"error": "invalid_grant", "error_description": …}`.
+struct TokenResponse: Sendable, Equatable {
+    var accessToken: String
+    /// Seconds the access token lives; nil when the server does not say.
+    var expiresIn: Int64?
+    /// A new refresh token, when the server rotates them or grants the first one.
+    var refreshToken: String?
+
+    /// The largest token we keep: real ones are tens to hundreds of bytes.
+    static let maximumTokenBytes = 4096
+
+    /// Parses a `200` answer.
+    static func parse(_ body: [UInt8]) throws(SyncError) -> TokenResponse {
+        guard let object = jsonObject(body) else { throw .badTokenResponse("not a JSON object") }
+        guard let access = object["access_token"] as? String, !access.isEmpty else {
+            throw .badTokenResponse("no access_token")
+        }
+        guard access.utf8.count <= maximumTokenBytes, isHeaderSafe(access) else {
+            throw .badTokenResponse("the access_token is not a printable token of at most \(maximumTokenBytes) bytes")
+        }
+        if let type = object["token_type"] as? String, type.lowercased() != "bearer" {
+            throw .badTokenResponse("token_type \(type.prefix(40)) is not bearer")
+        }
+        var expiresIn: Int64?
+        switch object["expires_in"] {
+        case let number as NSNumber: expiresIn = number.int64Value
+        case let text as String: expiresIn = Int64(text)
+        default: expiresIn = nil
+        }
+        if let value = expiresIn, value <= 0 { expiresIn = 0 }
+        var refresh = object["refresh_token"] as? String
+        if let token = refresh, token.isEmpty || token.utf8.count > maximumTokenBytes { refresh = nil }
+        return TokenResponse(accessToken: access, expiresIn: expiresIn, refreshToken: refresh)
+    }
+
+    /// The `error` code of an error answer, when it has one (a short, printable word).
+    static func errorCode(_ body: [UInt8]) -> String? {
+        guard let code = jsonObject(body)?["error"] as? String, !code.isEmpty, code.utf8.count <= 64,
+              code.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || $0 == "-") })
+        else { return nil }
+        return code
+    }
+
+    private static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+
+    /// Printable ASCII without spaces: safe to put in an `Authorization` header.
+    static func isHeaderSafe(_ token: String) -> Bool {
+        token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f }
+    }
+}
