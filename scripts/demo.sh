@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build-release.sh hreaderd
+scripts/build-release.sh hreaderd generate-records
 bin=.build/release/hreaderd
 demo=${HREADERD_DEMO_DIR:-$PWD/.build/demo}
 mkdir -p "$demo"
@@ -15,7 +15,7 @@ fi
 export HREADERD_STATE_DIR="$demo/state" HREADERD_PASSWORD_FILE="$demo/password"
 if [[ ! -f "$demo/state/hreaderd.key" ]]; then
     (umask 077 && "$bin" init > "$demo/recovery-key.txt")
-    "$bin" generate-records --seed 7 --entries 1500 --output "$demo/family.ndjson"
+    .build/release/generate-records --seed 7 --entries 1500 --output "$demo/family.ndjson"
     "$bin" import-file "$demo/family.ndjson"
 fi
 echo "hreaderd demo: http://127.0.0.1:8420/ (store password: $(head -n1 "$demo/password"); Ctrl-C stops it)" >&2
