@@ -1,9 +1,13 @@
 # hreaderd: build, test, install.
 #   make                 release build
-#   make test            every test (same as scripts/test.sh and CI)
+#   make test            the Swift tests only (swift build --build-tests, swift test)
+#   make check           every test: the Swift tests, then fuzzing, the reliability runs and the browser
+#                        tests (scripts/test.sh, the same as .ci/run and the README's test command)
 #   make bench           the benchmarks, with their figures
 #   make install         install the binary, the web app and the systemd units
 #                        (PREFIX=/usr/local, DESTDIR= for staging, UNITDIR=$(PREFIX)/lib/systemd/system)
+# Missing Debian packages (scripts/install-deps.sh): as root they are installed with apt-get; as another
+# user make prints the `sudo apt-get install …` command to run and stops. It never runs sudo itself.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -12,7 +16,7 @@ DOCDIR ?= $(PREFIX)/share/doc/hreaderd
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SWIFT ?= swift
 
-.PHONY: all build test bench install uninstall
+.PHONY: all build test check bench install uninstall
 
 all: build
 
@@ -21,6 +25,11 @@ build:
 	scripts/build-release.sh hreaderd
 
 test:
+	scripts/install-deps.sh
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --no-parallel
+
+check:
 	scripts/test.sh
 
 bench:

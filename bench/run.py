@@ -10,7 +10,9 @@
   4. Start to ready (locked start, so no scrypt), idle resident memory, peak resident memory under wrk.
 
 Prints a table, writes .build/bench/results.json, docs/benchmarks.md and docs/latency-vs-record-size.svg.
-Usage: bench/run.py [--duration SECONDS] [--bin DIR]     (loopback traffic only)
+Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loopback traffic only)
+DIR (default .build/release) holds hreaderd, generate-records and hreaderd-bench. The daemon is started by
+Tools/harness/hreaderd_harness.py.
 """
 import argparse
 import json
@@ -18,8 +20,6 @@ import os
 import platform
 import re
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,99 +28,35 @@ import threading
 import time
 import urllib.request
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools", "harness"))
+from hreaderd_harness import Daemon, free_port  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 END = "2025-01-01"  # the synthetic records' history ends here
 PAGES = ["day", "week", "month", "year", "decade", "all"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def bench_daemon(bin_dir, entries, seed, workdir, members=1):
+    """The harness's Daemon over a state directory made for the benchmark: a synthetic family (or only its
+    first person) of `entries` entries a person imported, and an API token. Not started."""
+    daemon = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, f"state-{entries}"))
+    daemon.init()
+    records = daemon.generate(os.path.join(workdir, f"records-{entries}.ndjson"), entries=entries, seed=seed)
+    if members == 1:  # only the family's first person
+        with open(records) as f:
+            first = f.readline()
+        with open(records, "w") as f:
+            f.write(first)
+    daemon.import_file(records)
+    daemon.create_token("bench")
+    return daemon
 
 
-def rollup_kib(pid, field):
-    """One field of /proc/PID/smaps_rollup (Anonymous: heap, stacks and written data, not file-backed code)."""
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def rss_kib(pid, field="VmRSS"):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-class Daemon:
-    """A real `hreaderd serve` on a free port, over a state directory made for the benchmark."""
-
-    def __init__(self, binary, entries, seed, workdir, members=1):
-        self.binary = binary
-        self.state = os.path.join(workdir, f"state-{entries}")
-        self.password = os.path.join(workdir, "pw")
-        with open(self.password, "w") as f:
-            f.write("bench password\n")
-        self.env = dict(os.environ, HREADERD_STATE_DIR=self.state, HREADERD_PASSWORD_FILE=self.password, TZ="UTC")
-        self.cli("init")
-        records = os.path.join(workdir, f"records-{entries}.ndjson")
-        self.cli("generate-records", "--seed", str(seed), "--entries", str(entries), "--output", records)
-        if members == 1:  # only the family's first person
-            with open(records) as f:
-                first = f.readline()
-            with open(records, "w") as f:
-                f.write(first)
-        self.cli("import-file", records)
-        self.token = self.cli("token", "create", "--name", "bench").strip()
-        self.proc = None
-
-    def cli(self, *args):
-        return subprocess.run([self.binary, *args], env=self.env, check=True, capture_output=True, text=True).stdout
-
-    def start(self, locked=False):
-        self.port = free_port()
-        args = [self.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--idle-lock", "0"]
-        env = dict(self.env)
-        if locked:
-            args.append("--locked")
-        started = time.perf_counter()
-        # The log is kept: its access lines give each request's time inside the server (page_times).
-        self.log_path = os.path.join(os.path.dirname(self.state), f"serve-{self.port}.log")
-        self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.002)
-            if time.perf_counter() - started > 30:
-                raise RuntimeError("hreaderd did not become ready")
-        return time.perf_counter() - started
-
-    def get(self, path):
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", headers={"Authorization": f"Bearer {self.token}"})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.read()
-
-    def post(self, path, body):
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=body.encode(), method="POST",
-                                     headers={"Authorization": f"Bearer {self.token}",
-                                              "Content-Type": "application/x-www-form-urlencoded"})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status
-
-    def stop(self):
-        if self.proc:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(timeout=30)
-            self.proc = None
-            self.log.close()
+def serve(daemon, locked=False):
+    """`hreaderd serve` on a free port, the idle lock off; the seconds from the spawn to the first /healthz
+    200. The log is kept: its access lines give each request's time inside the server (page_times)."""
+    return daemon.start("--idle-lock", "0", *(["--locked"] if locked else []), timeout=30)
 
 
 def wrk(url, duration, headers=(), connections=50, threads=2):
@@ -259,12 +195,12 @@ def svg_chart(sizes, page_results, path):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--duration", type=int, default=10)
-    parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"))
-    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds of each measured wrk run (default 10)")
+    parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
+                        help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
     args = parser.parse_args()
-    binary = os.path.join(args.bin, "hreaderd")
     sizes = [int(s) for s in args.sizes.split(",")]
     workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
     results = {"machine": {"cpus": os.cpu_count(), "kernel": platform.release(), "load_average_at_start": round(os.getloadavg()[0], 2),
@@ -272,15 +208,15 @@ def main():
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     try:
         # 1. hReader's size.
-        small = Daemon(binary, 200, 2012, workdir)
-        results["start_to_ready_ms"] = round(small.start(locked=True) * 1000, 1)
+        small = bench_daemon(args.bin, 200, 2012, workdir)
+        results["start_to_ready_ms"] = round(serve(small, locked=True) * 1000, 1)
         time.sleep(1)
-        results["idle_rss_mib_locked"] = round(rss_kib(small.proc.pid) / 1024, 1)
+        results["idle_rss_mib_locked"] = round(small.rss_kib() / 1024, 1)
         small.stop()
-        small.start()
+        serve(small)
         time.sleep(1)
-        results["idle_rss_mib"] = round(rss_kib(small.proc.pid) / 1024, 1)
-        results["idle_anonymous_mib"] = round(rollup_kib(small.proc.pid, "Anonymous") / 1024, 1)
+        results["idle_rss_mib"] = round(small.rss_kib() / 1024, 1)
+        results["idle_anonymous_mib"] = round(small.smaps_rollup_kib("Anonymous") / 1024, 1)
         path = f"/timeline.json?page=year&end={END}"
         payload = small.get(path)
         body = json.loads(payload)
@@ -290,7 +226,7 @@ def main():
         auth = [f"Authorization: Bearer {small.token}"]
         wrk(url, 2, auth)  # warm up
         results["hreaderd_year"] = wrk(url, args.duration, auth)
-        results["peak_rss_mib"] = round(rss_kib(small.proc.pid, "VmHWM") / 1024, 1)
+        results["peak_rss_mib"] = round(small.status_kib("VmHWM") / 1024, 1)
         proc, port = nginx(payload, workdir)
         try:
             wrk(f"http://127.0.0.1:{port}/timeline.json", 2)
@@ -306,7 +242,7 @@ def main():
 
         def writer():
             while not stop.is_set():
-                if small.post("/timeline.json?key=levels", "pain=3&mood=6") == 201:
+                if small.http("POST", "/timeline.json?key=levels", "pain=3&mood=6", "application/x-www-form-urlencoded")[0] == 201:
                     posted[0] += 1
                 time.sleep(0.05)
 
@@ -321,8 +257,8 @@ def main():
         # 2. Pages against record size.
         page_results = {}
         for n in sizes:
-            d = Daemon(binary, n, 7, workdir)
-            d.start()
+            d = bench_daemon(args.bin, n, 7, workdir)
+            serve(d)
             d.get(f"/timeline.json?page=all&end={END}")  # warm the page cache
             page_results[n] = {p: page_times(d, p, 5 if (p == "all" and n >= 100_000) else 15) for p in PAGES}
             d.stop()

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hreaderd builds and tests against, when they are missing.
 # Usage: scripts/install-deps.sh [extra-package…]
+# As root: apt-get installs what is missing. As another user it never runs sudo: it prints the missing
+# packages and the command to run, and exits 1.
 set -euo pipefail
 
 # libcurl4-openssl-dev and libxml2-dev: a release build links Foundation statically, and with it -lcurl and -lxml2.
@@ -9,10 +11,13 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
-    echo "installing: ${missing[*]}" >&2
-    sudo_cmd=()
-    [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+((${#missing[@]})) || exit 0
+if [[ $(id -u) -ne 0 ]]; then
+    echo "missing Debian packages: ${missing[*]}" >&2
+    echo "install them (as root), then run this again:" >&2
+    echo "    sudo apt-get install ${missing[*]}" >&2
+    exit 1
 fi
+echo "installing: ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -7,21 +7,24 @@ rhex-sandbox processes (the old and the new version of a synthetic family).
 
 --short (the default; scripts/test.sh runs it) takes about two minutes in all, --long much longer.
 Every run prints its figures; the exit status is 1 when a check failed. Only loopback traffic.
-Needs `hreaderd`, `hreaderd-storecheck` and `rhex-sandbox` built (swift build), Python 3 standard library only.
+Needs `hreaderd`, `generate-records`, `hreaderd-storecheck` and `rhex-sandbox` built (swift build), Python 3
+standard library only. The daemon is started by Tools/harness/hreaderd_harness.py.
 """
 import argparse
 import http.client
 import json
 import os
 import random
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools", "harness"))
+from hreaderd_harness import Daemon, Sandbox  # noqa: E402
 
 PASSWORD = "reliability password"
 MARK = " [v2]"
@@ -41,20 +44,17 @@ def say(text):
 
 
 class Env:
-    """One state directory with a password file, a token and two versions of a synthetic family."""
+    """One state directory with a password file, a token and two versions of a synthetic family; the
+    daemon over it (`serve`) is the harness's."""
 
-    def __init__(self, bin_dir, root, entries, seed=7):
-        self.bin = bin_dir
+    def __init__(self, bin_dir, root, entries, seed=7, state=None):
         self.root = root
-        self.state = os.path.join(root, "state")
-        self.password_file = os.path.join(root, "password")
-        with open(self.password_file, "w") as f:
-            f.write(PASSWORD + "\n")
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("HREADERD_") and k not in ("CREDENTIALS_DIRECTORY", "STATE_DIRECTORY")}
-        self.env.update(HREADERD_STATE_DIR=self.state, HREADERD_PASSWORD_FILE=self.password_file, TZ="UTC")
+        self.daemon = Daemon(bin_dir, root, password=PASSWORD, state=state)
+        self.state = str(self.daemon.state)
+        self.env = self.daemon.env
         self.v1 = os.path.join(root, "family-v1.ndjson")
         self.v2 = os.path.join(root, "family-v2.ndjson")
-        self.hreaderd("generate-records", "--entries", str(entries), "--seed", str(seed), "--output", self.v1)
+        self.daemon.generate(self.v1, entries=entries, seed=seed)
         self.expected = {}  # record id -> (entries in v1, entries in v2)
         with open(self.v1) as src, open(self.v2, "w") as dst:
             for line in src:
@@ -72,20 +72,19 @@ class Env:
                 self.expected[str(record.get("medical_record_number"))] = (n1, n1 - 1)
                 dst.write(json.dumps(record) + "\n")
 
-    def hreaderd(self, *args, check_status=True):
-        result = subprocess.run([os.path.join(self.bin, "hreaderd"), *args], env=self.env, capture_output=True, text=True, timeout=300)
-        if check_status and result.returncode != 0:
-            raise RuntimeError(f"hreaderd {' '.join(args)}: {result.stderr.strip()}")
-        return result
-
     def init(self):
-        self.hreaderd("init")
-        self.hreaderd("import-file", self.v1)
-        self.token = self.hreaderd("token", "create", "--name", "reliability").stdout.strip()
+        self.daemon.init()
+        self.daemon.import_file(self.v1)
+        self.token = self.daemon.create_token("reliability")
+
+    def serve(self, extra_env=None):
+        """`hreaderd serve` on the port it picks, the idle lock off; the harness's Daemon, started."""
+        self.daemon.start("--idle-lock", "0", port=0, extra_env=extra_env)
+        return self.daemon
 
     def storecheck(self):
         """(integrity, {post id: data}, {record id: (entry_count, rows, marked)}) read straight from the store."""
-        result = subprocess.run([os.path.join(self.bin, "hreaderd-storecheck"), self.state, PASSWORD, MARK],
+        result = subprocess.run([str(self.daemon.tool("hreaderd-storecheck")), self.state, PASSWORD, MARK],
                                 capture_output=True, text=True, timeout=120)
         if result.returncode != 0:
             raise RuntimeError(f"hreaderd-storecheck: {result.stderr.strip()}")
@@ -124,17 +123,13 @@ class Env:
     def start_sandboxes(self):
         """Two RHEx sandboxes, one serving the old version of the family and one the new, and a source
         `sandbox` that points at the old; `point_source` switches it. False when there is no sandbox."""
-        sandbox = os.path.join(self.bin, "rhex-sandbox")
-        if not os.path.exists(sandbox) or self.hreaderd("sync", "--help", check_status=False).returncode != 0:
+        sandbox = self.daemon.tool("rhex-sandbox")
+        if not sandbox.exists() or not self.daemon.supports("sync"):
             return False
-        self.sandboxes, self.urls = [], []
+        self.sandboxes = []
         for version in (self.v1, self.v2):
-            port = free_port()
-            process = subprocess.Popen([sandbox, "--records", version, "--listen", f"127.0.0.1:{port}", "--user", "family:family-pw"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.sandboxes.append(process)
-            self.urls.append(f"http://127.0.0.1:{port}/")
-            wait_for_port(port)
+            self.sandboxes.append(Sandbox(sandbox, "--records", version, "--user", "family:family-pw", timeout=15))
+        self.urls = [s.url for s in self.sandboxes]
         for name, text in (("secret", "sandbox-client-secret"), ("user-pw", "family-pw")):
             with open(os.path.join(self.root, name), "w") as f:
                 f.write(text + "\n")
@@ -142,87 +137,16 @@ class Env:
         return True
 
     def point_source(self, version, update=True):
-        self.hreaderd("source", "add", SOURCE, "--url", self.urls[version], "--client-id", "hreaderd",
-                      "--client-secret-file", os.path.join(self.root, "secret"), "--username", "family",
-                      "--user-password-file", os.path.join(self.root, "user-pw"), *(["--update"] if update else []))
+        self.daemon.run("source", "add", SOURCE, "--url", self.urls[version], "--client-id", "hreaderd",
+                        "--client-secret-file", os.path.join(self.root, "secret"), "--username", "family",
+                        "--user-password-file", os.path.join(self.root, "user-pw"), *(["--update"] if update else []))
 
     def sync_command(self):
-        return [os.path.join(self.bin, "hreaderd"), "sync", SOURCE, "--wait"]
+        return self.daemon.command("sync", SOURCE, "--wait")
 
     def stop_sandboxes(self):
-        for process in getattr(self, "sandboxes", []):
-            process.kill()
-            process.wait()
-
-
-def free_port():
-    import socket
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port):
-    import socket
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
-
-
-class Server:
-    """`hreaderd serve` on a free loopback port; stderr drained into a buffer."""
-
-    def __init__(self, env, extra_env=None, preexec=None):
-        environment = dict(env.env)
-        environment.update(extra_env or {})
-        self.process = subprocess.Popen([os.path.join(env.bin, "hreaderd"), "serve", "--listen", "127.0.0.1:0", "--idle-lock", "0"],
-                                        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec)
-        self.log = []
-        self.port = None
-        ready = threading.Event()
-
-        def drain():
-            for raw in self.process.stderr:
-                line = raw.decode(errors="replace")
-                self.log.append(line)
-                match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-                if match and self.port is None:
-                    self.port = int(match.group(1))
-                    ready.set()
-            ready.set()
-
-        threading.Thread(target=drain, daemon=True).start()
-        ready.wait(60)
-        if self.port is None:
-            self.process.kill()
-            raise RuntimeError("hreaderd serve did not start: " + "".join(self.log[-20:]))
-
-    def rss_kib(self):
-        try:
-            with open(f"/proc/{self.process.pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            pass
-        return 0
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        return self.process.returncode
+        for sandbox in getattr(self, "sandboxes", []):
+            sandbox.kill()
 
 
 class Client:
@@ -355,7 +279,7 @@ def chaos(bin_dir, rounds, workers, entries, seed):
         for round_number in range(1, rounds + 1):
             if has_sync:
                 env.point_source(round_number % 2)
-            server = Server(env)
+            server = env.serve()
             stop = threading.Event()
             threads = [threading.Thread(target=chaos_worker, args=(server.port, env.token, ledger, stop, random.Random(rng.random())))
                        for _ in range(workers)]
@@ -363,7 +287,7 @@ def chaos(bin_dir, rounds, workers, entries, seed):
                 t.start()
             # The record re-import (the stand-in for a sync): the other version each time, in its own process.
             version = env.v2 if round_number % 2 else env.v1
-            importer = subprocess.Popen([os.path.join(bin_dir, "hreaderd"), "import-file", version], env=env.env,
+            importer = subprocess.Popen(env.daemon.command("import-file", version), env=env.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             # The sync from the sandbox, which now serves the other version, also in its own process.
             syncer = subprocess.Popen(env.sync_command(), env=env.env, stdout=subprocess.DEVNULL,
@@ -448,7 +372,7 @@ def load(bin_dir, seconds, clients, entries, seed):
         env = Env(bin_dir, root, entries)
         env.init()
         has_sync = env.start_sandboxes()
-        server = Server(env)
+        server = env.serve()
         lock = threading.Lock()
         latencies, errors = [], []
         counts = {"requests": 0, "posts": 0, "imports": 0, "syncs": 0}
@@ -483,7 +407,7 @@ def load(bin_dir, seconds, clients, entries, seed):
             n = 0
             while not stop.is_set():
                 n += 1
-                subprocess.run([os.path.join(bin_dir, "hreaderd"), "import-file", env.v2 if n % 2 else env.v1], env=env.env,
+                subprocess.run(env.daemon.command("import-file", env.v2 if n % 2 else env.v1), env=env.env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 with lock:
                     counts["imports"] += 1
@@ -550,11 +474,9 @@ def disk(bin_dir, entries):
         return
     server = None
     try:
-        env = Env(bin_dir, root, entries)
-        env.state = os.path.join(mount, "state")
-        env.env["HREADERD_STATE_DIR"] = env.state
+        env = Env(bin_dir, root, entries, state=os.path.join(mount, "state"))
         env.init()
-        server = Server(env)
+        server = env.serve()
         client = Client(server.port, env.token)
         acked = []
 
@@ -614,8 +536,8 @@ def disk(bin_dir, entries):
         else:
             server.kill()
             flag = os.path.join(root, "erofs-on")
-            server = Server(env, extra_env={"LD_PRELOAD": shim, "HREADERD_TEST_EROFS_FLAG": flag,
-                                            "HREADERD_TEST_EROFS_DIR": os.path.realpath(env.state)})
+            server = env.serve(extra_env={"LD_PRELOAD": shim, "HREADERD_TEST_EROFS_FLAG": flag,
+                                          "HREADERD_TEST_EROFS_DIR": os.path.realpath(env.state)})
             client = Client(server.port, env.token)
             check(post("before-read-only")[0] == 201, "a post before the store went read-only")
             open(flag, "w").close()
@@ -644,7 +566,7 @@ def disk(bin_dir, entries):
         # can be remounted read-only for real).
         if subprocess.run(["mount", "-o", "remount,ro", mount], capture_output=True).returncode == 0:
             try:
-                server = Server(env)
+                server = env.serve()
                 client = Client(server.port, env.token)
                 read, _ = client.request("GET", "/timeline.json?page=all")
                 write = post("read-only-start")[0]
@@ -677,7 +599,7 @@ def main():
     length.add_argument("--short", action="store_true", help="a few minutes in all (the default)")
     length.add_argument("--long", action="store_true", help="hundreds of kills, a five-minute load")
     parser.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "debug"),
-                        help="directory holding hreaderd and hreaderd-storecheck (default .build/debug)")
+                        help="directory holding hreaderd, generate-records, hreaderd-storecheck and rhex-sandbox (default .build/debug)")
     parser.add_argument("--seed", type=int, default=int(os.environ.get("RELIABILITY_SEED", "11")))
     args = parser.parse_args()
     runs = args.runs or ["chaos", "load", "disk"]

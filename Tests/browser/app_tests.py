@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import PASSWORD, Skip, wait_until
+from harness import PASSWORD, Sandbox, Skip, free_port, wait_until
 
 HENRY_CONDITIONS = ["Hypertension", "Prostate Cancer", "Primary Open Angle Glaucoma (POAG)", "Heart Failure"]
 
@@ -517,7 +517,6 @@ def test_import_panel_with_a_real_source_that_fails(t):
     status, _ = t.daemon.request("GET", "/imports.json")
     if status == 404 or not t.daemon.supports("source", "add"):
         raise Skip("this build has no RHEx sources yet (no GET /imports.json or hreaderd source add)")
-    from harness import free_port
     secret = t.daemon.work / "client-secret"
     secret.write_text("secret\n")
     down = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
@@ -550,11 +549,10 @@ def test_import_panel_with_a_real_source_that_fails(t):
 def test_sync_now_imports_from_a_real_rhex_server(t):
     """End to end: two RHEx servers (the project's sandbox), one that works and one that refuses the
     sign-in. Sync now imports a family from the first (the picker gains them) and marks the second."""
-    sandbox_bin = t.daemon.binary.parent / "rhex-sandbox"
+    sandbox_bin = t.daemon.tool("rhex-sandbox")
     status, _ = t.daemon.request("GET", "/imports.json")
     if status == 404 or not sandbox_bin.exists() or not t.daemon.supports("source", "add"):
         raise Skip(f"no RHEx sandbox in this build ({sandbox_bin}) or no import routes")
-    from harness import Sandbox
     secret = t.daemon.work / "sandbox-secret"
     secret.write_text("sandbox-client-secret\n")
     password = t.daemon.work / "sandbox-user-password"

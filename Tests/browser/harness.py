@@ -1,67 +1,42 @@
-"""The pieces the browser tests stand on: the real daemon in a temporary state directory, headless
-Chromium over WebDriver, an attacker's web server on another origin, and small wait helpers."""
+"""The pieces the browser tests stand on: the real daemon in a temporary state directory (started by
+Tools/harness/hreaderd_harness.py), headless Chromium over WebDriver, an attacker's web server on
+another origin, and small wait helpers."""
 
 import json
 import os
 import shutil
-import socket
-import subprocess
+import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+# The daemon itself is started by the harness the reliability runs and the benchmark share.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tools" / "harness"))
+import hreaderd_harness  # noqa: E402
+from hreaderd_harness import PUBLIC_DIR, REPO as ROOT, Sandbox, free_port  # noqa: E402,F401
+
 PASSWORD = "correct horse battery staple"
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Daemon(hreaderd_harness.Daemon):
+    """`hreaderd serve` on a free loopback port, locked, over a store made for the run: Henry and Nancy
+    Smith's sample records and a generated family of 10,000 entries a person."""
 
-
-class Daemon:
-    """`hreaderd serve` on a free loopback port, over a store made for the run."""
-
-    def __init__(self, binary, samples, work):
-        self.binary = Path(binary)
-        self.work = Path(work)
-        self.state = self.work / "state"
-        self.password_file = self.work / "password"
-        self.password_file.write_text(PASSWORD + "\n")
-        self.env = dict(os.environ, HREADERD_STATE_DIR=str(self.state), HREADERD_PASSWORD_FILE=str(self.password_file), TZ="UTC")
+    def __init__(self, bin_dir, samples, work):
+        super().__init__(bin_dir, work, password=PASSWORD)
         self.samples = Path(samples)
-        self.port = free_port()
-        self.origin = f"http://127.0.0.1:{self.port}"
-        self.process = None
-        self.token = None
-        self.log = self.work / "daemon.log"
-
-    def cli(self, *args):
-        result = subprocess.run([str(self.binary), *args], env=self.env, capture_output=True, text=True, timeout=120)
-        if result.returncode != 0:
-            raise RuntimeError(f"hreaderd {' '.join(args)} failed: {result.stderr.strip()}")
-        return result.stdout
-
-    def supports(self, *args):
-        """Whether this build has a subcommand (the RHEx sources came later than the web app)."""
-        result = subprocess.run([str(self.binary), *args, "--help"], env=self.env, capture_output=True, text=True, timeout=60)
-        return result.returncode == 0
+        self.patients = {}
 
     def prepare(self):
-        self.cli("init")
-        self.cli("import-file", str(self.samples / "hreader_hs_henry_smith.json"))
-        self.cli("import-file", str(self.samples / "hreader_ns_nancy_smith.json"))
+        self.init()
+        self.import_file(self.samples / "hreader_hs_henry_smith.json")
+        self.import_file(self.samples / "hreader_ns_nancy_smith.json")
         # A family whose members have 10,000 entries each, for the dense-window test.
-        dense = self.work / "dense.ndjson"
-        self.cli("generate-records", "--entries", "10000", "--seed", "7", "--output", str(dense))
-        self.cli("import-file", str(dense))
-        self.token = self.cli("token", "create", "--name", "browser-tests").strip().splitlines()[-1].strip()
+        self.import_file(self.generate(self.work / "dense.ndjson", entries=10000, seed=7))
+        self.create_token("browser-tests")
         patients = {}
         for line in self.cli("patients").splitlines()[1:]:
             parts = line.split()
@@ -70,86 +45,25 @@ class Daemon:
         self.patients = patients
 
     def start(self):
-        public = ROOT / "Public" / "timeline"
-        self.log_handle = open(self.log, "w")
-        self.process = subprocess.Popen(
-            [str(self.binary), "serve", "--listen", f"127.0.0.1:{self.port}", "--public-dir", str(public), "--locked"],
-            env=self.env, stdout=self.log_handle, stderr=subprocess.STDOUT)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"hreaderd serve exited: {self.log.read_text()[-2000:]}")
-            try:
-                self.request("GET", "/healthz", auth=False)
-                return
-            except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.1)
-        raise RuntimeError("hreaderd serve did not answer /healthz within 30 s")
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if getattr(self, "log_handle", None):
-            self.log_handle.close()
+        return super().start("--public-dir", PUBLIC_DIR, "--locked", timeout=30)
 
     def request(self, method, path, body=None, auth=True):
         """(status, parsed JSON or None) for a request made with the API token."""
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.origin + path, data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        if auth:
-            req.add_header("Authorization", f"Bearer {self.token}")
+        status, raw = self.http(method, path, data, content_type="application/json" if data is not None else None,
+                                auth=auth, timeout=15)
         try:
-            with urllib.request.urlopen(req, timeout=15) as response:
-                raw = response.read()
-                return response.status, (json.loads(raw) if raw else None)
-        except urllib.error.HTTPError as error:
-            raw = error.read()
-            try:
-                return error.code, json.loads(raw)
-            except ValueError:
-                return error.code, None
+            return status, (json.loads(raw) if raw else None)
+        except ValueError:
+            if status >= 400:
+                return status, None
+            raise
 
     def api(self, path):
         status, data = self.request("GET", path)
         if status != 200:
             raise AssertionError(f"GET {path} answered {status}: {data}")
         return data
-
-
-class Sandbox:
-    """The project's local RHEx server (rhex-sandbox), beside the hreaderd binary."""
-
-    def __init__(self, binary, *args):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.process = subprocess.Popen([str(binary), "--listen", f"127.0.0.1:{self.port}", *args],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"rhex-sandbox exited with {self.process.returncode}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("rhex-sandbox did not listen within 20 s")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 class Browser:

@@ -3,10 +3,12 @@
 imported, driven in real headless Chromium over WebDriver (Debian's chromium, chromium-driver and
 python3-selenium).
 
-    /usr/bin/python3 Tests/browser/run_tests.py [--only NAME…] [--keep]
+    /usr/bin/python3 Tests/browser/run_tests.py [--bin DIR] [--only NAME…] [--keep]
 
-Environment: HREADERD_BIN (default .build/debug/hreaderd), HREADERD_SAMPLES (default
-../shared/rhex-samples), HREADERD_SCREENSHOTS (default .build/browser-screenshots).
+--bin DIR: the folder of hreaderd and the tools built beside it (generate-records, rhex-sandbox);
+default $HREADERD_BIN_DIR, else the folder of $HREADERD_BIN (a path to hreaderd), else .build/debug.
+Environment: HREADERD_SAMPLES (default ../shared/rhex-samples), HREADERD_SCREENSHOTS (default
+.build/browser-screenshots). The daemon is started by Tools/harness/hreaderd_harness.py.
 Prints one line per test and, last, "N passed, M failed"; exits non-zero when a test failed.
 """
 
@@ -30,9 +32,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", nargs="*", help="run only the tests whose names contain one of these words")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (daemon log, store)")
+    parser.add_argument("--bin", metavar="DIR", help="folder of hreaderd, generate-records and rhex-sandbox (default .build/debug)")
     args = parser.parse_args()
 
-    binary = Path(os.environ.get("HREADERD_BIN", ROOT / ".build" / "debug" / "hreaderd"))
+    if args.bin:
+        bin_dir = Path(args.bin)
+    elif os.environ.get("HREADERD_BIN_DIR"):
+        bin_dir = Path(os.environ["HREADERD_BIN_DIR"])
+    elif os.environ.get("HREADERD_BIN"):
+        bin_dir = Path(os.environ["HREADERD_BIN"]).parent
+    else:
+        bin_dir = ROOT / ".build" / "debug"
+    bin_dir = bin_dir.resolve()
     samples = Path(os.environ.get("HREADERD_SAMPLES", ROOT.parent / "shared" / "rhex-samples"))
     shots = Path(os.environ.get("HREADERD_SCREENSHOTS", ROOT / ".build" / "browser-screenshots"))
 
@@ -40,8 +51,10 @@ def main():
         print(f"browser tests skipped: the sample records are not in {samples} (they live in shared/rhex-samples beside the repository)")
         print("0 passed, 0 failed, 1 skipped")
         return 0
-    if not binary.exists():
-        print(f"browser tests: {binary} is missing; build it first (swift build --product hreaderd)")
+    missing = [name for name in ("hreaderd", "generate-records") if not (bin_dir / name).exists()]
+    if missing:
+        print(f"browser tests: {' and '.join(missing)} missing in {bin_dir}; build first (swift build"
+              + "".join(f" --product {name}" for name in missing) + ")")
         print("0 passed, 1 failed")
         return 1
     try:
@@ -62,7 +75,7 @@ def main():
     passed, failed, skipped = 0, 0, 0
     started = time.time()
     try:
-        daemon = Daemon(binary, samples, work)
+        daemon = Daemon(bin_dir, samples, work)
         daemon.prepare()
         daemon.start()
         attacker = AttackerSite(work, daemon.origin)
@@ -105,9 +118,9 @@ def main():
             attacker.stop()
         if daemon:
             daemon.stop()
-            if failed and daemon.log.exists():
+            if failed and daemon.log_path:
                 print("--- daemon log (last lines) ---")
-                print("\n".join(daemon.log.read_text(errors="replace").splitlines()[-30:]))
+                print(daemon.log_tail(30))
         if args.keep:
             print(f"kept {work}")
         else:
