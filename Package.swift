@@ -136,7 +136,7 @@ let package = Package(
 
         // Shared by every test target: temporary folders, the shared samples, test stores, processes.
         .target(name: "TestSupport", dependencies: ["Store", "TimelineAPI"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "HTTPKitTests", dependencies: [
             "HTTPKit", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
         .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: [
-            "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TestSupport",
+            "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
     ],

@@ -12,5 +12,6 @@ case "$mode" in --short|--long) ;; *) echo "usage: scripts/reliability.sh [--sho
 swift build --product hreaderd
 swift build --product hreaderd-storecheck
 swift build --product rhex-sandbox
+swift build --product generate-records
 scripts/fuzz.sh "$mode"
 /usr/bin/python3 scripts/reliability.py "$mode"

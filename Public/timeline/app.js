@@ -5,7 +5,7 @@ import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
 import { dayString, formatDate, formatWindow, plural } from './js/format.js';
 import { VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
-import { LANES } from './js/lane-layout.js';
+import { LANES, setClosedStatuses } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
 import { ChartGrid, vitalCharts, labCharts, levelCharts } from './js/vitals-chart.js';
 import { EntryDetails } from './js/entry-details.js';
@@ -22,7 +22,7 @@ const state = {
   payload: null,
   window: parseHash(),
   loadSeq: 0,
-  overview: new Map(), // patient id → {latest, earliest} from page=all, for the empty state
+  patients: new Map(), // patient id → the patient as /patients.json lists it (with earliest and latest)
 };
 
 const ui = {
@@ -49,7 +49,7 @@ const labs = new ChartGrid($('#labs'));
 const levelsChart = new ChartGrid($('#levels-chart'));
 const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
 const posts = new PostsList($('#posts'), { onDelete: deletePost });
-const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { state.overview.clear(); loadPatients().then(loadTimeline); } });
+const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { loadPatients().then(loadTimeline); } });
 const signIn = new SignIn({ api, onSignedIn: enterApp });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
 
@@ -134,7 +134,7 @@ async function enterApp() {
 function leaveApp(reason) {
   state.signedIn = false;
   state.payload = null;
-  state.overview.clear();
+  state.patients.clear();
   imports.stop();
   details.close();
   ui.app.hidden = true;
@@ -146,6 +146,8 @@ function leaveApp(reason) {
 async function loadPatients() {
   try {
     const data = await api.patients();
+    state.patients = new Map(data.patients.map((patient) => [patient.id, patient]));
+    setClosedStatuses(data.closed_statuses || []);
     state.patientId = data.current || data.patients[0]?.id || null;
     picker.render(data.patients, state.patientId);
   } catch (error) {
@@ -241,10 +243,6 @@ function render(payload) {
   posts.render(payload.timeline_entries || []);
   levelsChart.render(levelCharts(payload.timeline_entries), '');
   renderRegimen(currentMedications(payload));
-  // For people nothing; for tests (and scripts) a plain sign that this window is drawn.
-  ui.main.dataset.rendered = `${buildHash(state.window)}|${payload.patient.id}`;
-  ui.main.dataset.renders = String(Number(ui.main.dataset.renders || 0) + 1);
-  ui.main.dataset.renderMs = String(Math.round(performance.now() - started));
 }
 
 /** "Nothing here": say so, and offer the latest entry and the whole record. */
@@ -274,25 +272,11 @@ function emptyState(payload, onlyOngoing) {
   return box;
 }
 
+/** The span of a patient's record, as /patients.json gives it (read again after an import). */
 async function overview(patientId) {
-  if (state.overview.has(patientId)) return state.overview.get(patientId);
-  const all = await api.timeline('all', null, patientId);
-  let latest = null;
-  let earliest = null;
-  for (const lane of LANES) {
-    for (const entry of all[lane.key] || []) {
-      const t = entry.date ?? entry.start_date;
-      if (t == null) continue;
-      if (latest === null || t > latest) latest = t;
-      if (earliest === null || t < earliest) earliest = t;
-    }
-  }
-  for (const vital of all.vitals || []) {
-    for (const t of vital.dates) if (latest === null || t > latest) latest = t;
-  }
-  const info = { latest, earliest };
-  state.overview.set(patientId, info);
-  return info;
+  if (!state.patients.has(patientId)) await loadPatients();
+  const patient = state.patients.get(patientId);
+  return patient ? { latest: patient.latest, earliest: patient.earliest } : null;
 }
 
 function renderNoPatients() {

@@ -15,16 +15,23 @@ public final class Store: Sendable {
     /// Bumped whenever this process revokes a token, so that caches of verified tokens drop at once.
     let tokenRevocations = Atomic<Int>(0)
 
+    /// Encodes each entry's timeline JSON as it is imported; nil in a store opened only to read or to
+    /// manage keys and tokens (an import then fails with `.noEntryEncoder`).
+    let entryEncoder: (any EntryEncoder)?
+
     public struct Options: Sendable {
         public var maximumReaders: Int = 4
         public var connection = Database.Configuration()
-        public init() {}
+        /// The timeline's entry encoder (TimelineAPI's); every process that imports must give it.
+        public var entryEncoder: (any EntryEncoder)?
+        public init(entryEncoder: (any EntryEncoder)? = nil) { self.entryEncoder = entryEncoder }
     }
 
-    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter) {
+    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?) {
         self.directory = directory
         self.pool = pool
         self.commits = commits
+        self.entryEncoder = entryEncoder
     }
 
     deinit { close() }
@@ -82,7 +89,10 @@ public final class Store: Sendable {
             if error.isNotADatabase { throw .keyDoesNotMatchDatabase(path: path) }
             throw .database(error)
         }
-        try StoreError.wrapping { try Migrator.migrate(writer) }
+        try StoreError.wrapping {
+            try Migrator.migrate(writer)
+            if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: writer) }
+        }
         let configuration = options.connection
         let commits = CommitCounter(database: writer)
         let pool = DatabasePool(writer: writer, maximumReaders: max(1, options.maximumReaders)) {
@@ -90,7 +100,7 @@ public final class Store: Sendable {
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool, commits: commits)
+        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder)
     }
 
     /// Unlocks with the password from the key file and opens the store.

@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case invalidInput(String)
     case notFound(String)
     case closed
+    /// An import into a store opened without an entry encoder (`Store.Options.entryEncoder`): a
+    /// program's mistake, not the user's.
+    case noEntryEncoder
 
     public var description: String {
         switch self {
@@ -40,6 +43,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .invalidInput(let message): return message
         case .notFound(let what): return "\(what) not found"
         case .closed: return "the store is closed (locked)"
+        case .noEntryEncoder: return "this program opened the store without an entry encoder, so it cannot import"
         }
     }
 }

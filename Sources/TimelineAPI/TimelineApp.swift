@@ -30,8 +30,8 @@ public final class TimelineApp: Sendable {
     let throttle: LoginThrottle
     let tokenUse = TokenUse()
     let tokenCache = TokenCache()
-    let cache = PayloadCache()
-    let windows: TimelineWindowMemo
+    /// The timeline's read path: window memo, payload cache, snapshot reads.
+    let timeline: TimelineReader
     let logger: Logger
     /// The clock, replaceable in tests.
     let now: @Sendable () -> Int64
@@ -44,7 +44,7 @@ public final class TimelineApp: Sendable {
         self.logger = logger
         self.now = now
         self.sessions = SessionStore(now: now())
-        self.windows = TimelineWindowMemo(calendar: configuration.calendar)
+        self.timeline = TimelineReader(calendar: configuration.calendar)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
     }
 
@@ -57,8 +57,7 @@ public final class TimelineApp: Sendable {
         // Sessions end first: once the gate reads locked, no session of before may still be valid.
         sessions.endAll()
         gate.lock()
-        // Cached pages are decrypted patient data: they leave memory with the key.
-        cache.removeAll()
+        timeline.forget()
         logger.notice("the store was locked (\(reason))")
     }
 
@@ -104,11 +103,9 @@ public final class TimelineApp: Sendable {
     func store() throws(HTTPError) -> Store { try gate.store() }
 
     /// The `patient` parameter, else the current patient; `409` when the store holds none yet.
-    func patientID(_ request: Request, store: Store) async throws(HTTPError) -> String {
+    func patientID(_ request: Request, store: Store) async throws -> String {
         if let id = request.query["patient"], !id.isEmpty { return id }
-        let current: String?
-        do { current = try await store.currentPatientID() } catch { throw APIError.store(error) }
-        guard let current else { throw APIError.noPatient }
+        guard let current = try await store.currentPatientID() else { throw APIError.noPatient }
         return current
     }
 }

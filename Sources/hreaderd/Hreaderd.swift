@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import ImportJobs
-import Records
-import RHExClient
 import Store
 
 @main

@@ -13,9 +13,7 @@ struct JobQueueTests {
     let dir = TemporaryDirectory("hreaderd-jobs")
 
     func store() throws -> Store {
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1)
-        return try Store.create(at: StateDirectory(path: dir.file("state")), password: "pw",
-                                passwordParameters: fast, recoveryParameters: fast).store
+        try TestStore.create(at: dir.file("state")).store
     }
 
     func addSource(_ store: Store, _ name: String = "pds") async throws -> Source {

@@ -8,6 +8,7 @@ import Store
 import Synchronization
 import TestSupport
 import Testing
+import TimelineAPI
 
 /// Whole syncs against the sandbox serving the RHEx server's own 500-patient fixture.
 @Suite("Syncing the 500-patient sample from the sandbox", .enabled(if: SharedSamples.available, SharedSamples.skipReason))
@@ -179,7 +180,7 @@ struct SyncBehaviourTests {
             gate.withLock { $0 = nil }
             harness.store.close()
             try await Task.sleep(for: .milliseconds(400))
-            let reopened = try Store.open(at: StateDirectory(path: harness.dir.file("state")), password: "pw")
+            let reopened = try Store.open(at: StateDirectory(path: harness.dir.file("state")), password: "pw", options: .timeline)
             defer { reopened.close() }
             let waiting = try #require(try await reopened.importJob(id: partial.id))
             #expect(waiting.state == .running && waiting.owner == runner.owner, "nothing ran while locked")

@@ -5,7 +5,7 @@ import Testing
 /// The JSON layer on its own: RFC 8259 grammar, strings, numbers, compaction.
 @Suite("JSON")
 struct JSONScannerTests {
-    private func parse(_ text: String) throws(RecordParseError) -> JSONValue {
+    private func parse(_ text: String) throws(JSONScanError) -> JSONValue {
         try JSONDocument.parse(Array(text.utf8))
     }
 
@@ -15,7 +15,7 @@ struct JSONScannerTests {
         #""\u12""#, #""\u00zz""#, "\u{0B}[]", "[1]\u{0}",
     ])
     func rejects(text: String) {
-        #expect(throws: RecordParseError.self) { try parse(text) }
+        #expect(throws: JSONScanError.self) { try parse(text) }
     }
 
     @Test("every kind of value parses, with whitespace anywhere it is allowed")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimelineAPI
 @testable import Store
 
 @Suite("The commit counter and the timeline head memo")
@@ -16,7 +17,7 @@ struct CommitCounterTests {
         #expect(afterImport != first)
 
         // A second, independent store on the same file: what another process (`hreaderd sync`) does.
-        let other = try Store.open(at: state, password: "correct horse")
+        let other = try Store.open(at: state, password: "correct horse", options: .timeline)
         _ = try await other.addTimelinePost(patientID: summary.patientID, kind: .levels, dataJSON: #"{"pain":"3"}"#)
         let afterOther = try #require(store.commitCount)
         #expect(afterOther != afterImport, "a commit through another connection is seen")

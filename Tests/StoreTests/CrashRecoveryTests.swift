@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimelineAPI
 @testable import Store
 
 @Suite("Crash recovery")
@@ -36,7 +37,7 @@ struct CrashRecoveryTests {
         #expect(writer.terminationReason == .uncaughtSignal)
 
         let committed = text.split(separator: "\n").filter { $0.hasPrefix("committed ") }.count
-        let reopened = try Store.open(at: state, password: "crash pw")
+        let reopened = try Store.open(at: state, password: "crash pw", options: .timeline)
         defer { reopened.close() }
         let integrity = try reopened.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) }
         #expect(integrity == "ok")

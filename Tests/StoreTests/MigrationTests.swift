@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Store
+import TimelineAPI
 
 @Suite("Schema migrations")
 struct MigrationTests {
@@ -16,7 +17,7 @@ struct MigrationTests {
         #expect(try Migrator.migrate(db).isEmpty)
     }
 
-    @Test("migration 3 gives every existing entry its timeline JSON, the same the import writes")
+    @Test("migration 3 only adds the column (SQL alone); the store's encoder then gives every entry its timeline JSON")
     func timelineJSONBackfill() throws {
         let dir = TemporaryDirectory()
         let db = try Database(path: dir.file("v2.db"), key: try StoreKey.random(), mode: .readWriteCreate)
@@ -30,10 +31,48 @@ struct MigrationTests {
                    ('e2', 'p1', 'condition', 'Asthma', 50, NULL, 50, NULL, NULL, NULL, NULL, NULL, '{}', '{}', x'00')
             """)
         #expect(try Migrator.migrate(db) == [3])
+        #expect(try db.scalar("SELECT count(*) FROM entries WHERE timeline_json IS NULL", as: Int.self) == 2)
+        #expect(try EntryJSONRefresh.run(TimelineEntryJSON(), in: db) == 2)
         let rows = try db.rows("SELECT id, timeline_json FROM entries ORDER BY id") { ($0.string(0), $0.string(1)) }
         #expect(rows.map(\.0) == ["e1", "e2"])
         #expect(rows[0].1 == #"{"id":"e1","description":"Cholesterol \"total\"","date":100,"measurement":{"value":179,"unit":"mg/dL"},"type":"result","start_date":null,"end_date":null,"status":"final","codes":{"LOINC":["2093-3"]}}"#)
         #expect(rows[1].1 == #"{"id":"e2","description":"Asthma","date":50,"measurement":{"value":null,"unit":null},"type":"condition","start_date":50,"end_date":null,"status":null,"codes":{}}"#)
+    }
+
+    @Test("a new encoder version re-encodes every entry once when the store opens; the same version, none")
+    func encoderVersionChange() throws {
+        struct Tagged: EntryEncoder {
+            let version: Int
+            func encode(_ entry: StoredEntry) -> [UInt8] { Array("{\"v\":\(version),\"id\":\"\(entry.id)\"}".utf8) }
+        }
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir)
+        let summary = try store.importRecordSync(sampleRecord(entries: 5))
+        store.close()
+        func stored(_ store: Store) throws -> [String] {
+            try store.readSync { db in try db.rows("SELECT timeline_json FROM entries ORDER BY id") { $0.string(0) } }
+        }
+        let v2 = try Store.open(at: state, password: "correct horse", options: Store.Options(entryEncoder: Tagged(version: 2)))
+        #expect(try stored(v2) == (0..<5).map { "{\"v\":2,\"id\":\"e_\($0)\"}" })
+        #expect(try v2.readSync { db in try db.scalar("SELECT value FROM settings WHERE key = 'entry_json_version'", as: String.self) } == "2")
+        // The same version again: nothing is re-encoded (a marker written by hand survives).
+        try v2.writeSync { db in try db.execute("UPDATE entries SET timeline_json = '{}' WHERE id = 'e_0'") }
+        v2.close()
+        let again = try Store.open(at: state, password: "correct horse", options: Store.Options(entryEncoder: Tagged(version: 2)))
+        #expect(try stored(again).first == "{}")
+        #expect(try again.entriesSync(patientID: summary.patientID, from: 0, to: 10_000_000).count == 5)
+        again.close()
+    }
+
+    @Test("a store opened without an encoder reads, but refuses to import")
+    func noEncoderNoImport() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir)
+        store.close()
+        let plain = try Store.open(at: state, password: "correct horse")
+        #expect(throws: StoreError.self) { try plain.importRecordSync(sampleRecord()) }
+        #expect(try plain.patientsSync().isEmpty)
+        plain.close()
     }
 
     @Test("a failing migration leaves the previous schema version intact")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimelineAPI
 @testable import Store
 
 @Suite("Record import into the store")
@@ -94,7 +95,7 @@ struct RecordImportTests {
         #expect(entries.count == 4)
         let json = try stored()
         for entry in entries {
-            #expect(json[entry.id] == String(decoding: TimelineEntryJSON.encode(entry), as: UTF8.self))
+            #expect(json[entry.id] == String(decoding: TimelineEntryJSON().encode(entry), as: UTF8.self))
         }
         _ = try store.importRecordSync(sampleRecord(entries: 4, marker: "second"))
         let after = try stored()

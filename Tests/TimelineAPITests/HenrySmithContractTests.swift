@@ -1,7 +1,5 @@
 import Foundation
-import ImportJobs
 import Records
-import RHExClient
 import Store
 import Testing
 import TestSupport

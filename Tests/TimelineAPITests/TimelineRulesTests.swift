@@ -1,7 +1,5 @@
 import Foundation
-import ImportJobs
 import Records
-import RHExClient
 import Store
 import Testing
 import TestSupport
@@ -18,6 +16,25 @@ struct TimelineRulesTests {
 
     static func result(_ id: String, _ time: Int64?, start: Int64? = nil, end: Int64? = nil) -> Entry {
         Entry(id: id, type: .result, description: id, time: time, startTime: start, endTime: end, value: 1, rawJSON: "{}")
+    }
+
+    @Test("/patients.json gives each patient's first and last entry dates and the server's closed statuses")
+    func patientSpansAndClosedStatuses() async throws {
+        let record = Self.patient([
+            Self.result("first", 1_000), Self.result("spans", nil, start: 500, end: 90_000), Self.result("last", 80_000),
+        ])
+        let empty = Self.patient([], id: "empty")
+        try await ServedApp.with(records: [record, empty]) { served in
+            let list = try await served.client.get("/patients.json").object
+            let patients = try #require(list["patients"] as? [[String: Any]])
+            let rule = try #require(patients.first { $0["id"] as? String == Patient.id(sourceName: "files", recordID: "rule") })
+            // An entry's date is the first of its time, start and end: "spans" is dated 500.
+            #expect(rule["earliest"] as? Int == 500)
+            #expect(rule["latest"] as? Int == 80_000)
+            let none = try #require(patients.first { $0["id"] as? String == Patient.id(sourceName: "files", recordID: "empty") })
+            #expect(none["earliest"] is NSNull && none["latest"] is NSNull)
+            #expect(list["closed_statuses"] as? [String] == Entry.closedStatuses.sorted())
+        }
     }
 
     @Test("bounds are inclusive: an entry at the first and the last second is in, one second outside is not")
@@ -257,17 +274,17 @@ struct TimelineRulesTests {
     func caching() async throws {
         try await ServedApp.with(records: [Self.patient([Self.result("r", Self.end)])]) { served in
             let first = try await served.client.get("/timeline.json?page=day&end=2011-01-01")
-            #expect(served.app.cache.count == 1)
+            #expect(served.app.timeline.cache.count == 1)
             let second = try await served.client.get("/timeline.json?page=day&end=2011-01-01")
             #expect(second.body == first.body)
-            #expect(served.app.cache.count == 1)
+            #expect(served.app.timeline.cache.count == 1)
             served.setNow(Self.end - 5)
             _ = try await served.client.post("/timeline.json?key=Levels", form: "pain=1")
             let third = try await served.client.get("/timeline.json?page=day&end=2011-01-01")
             #expect(third.body != first.body)
-            #expect(served.app.cache.count == 2)
+            #expect(served.app.timeline.cache.count == 2)
             served.app.lockNow(reason: "test")
-            #expect(served.app.cache.count == 0, "locking drops cached patient data with the key")
+            #expect(served.app.timeline.cache.count == 0, "locking drops cached patient data with the key")
         }
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
-import ImportJobs
 import Records
-import RHExClient
 import SyntheticRecords
 import Store
+import TimelineAPI
 
 /// The import path of a generated 100,000-entry record: parsing alone, storing alone (into a fresh
 /// encrypted store, one transaction), and the two end to end.
@@ -32,7 +31,7 @@ enum ImportBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
         let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
-                                          passwordParameters: fast, recoveryParameters: fast)
+                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
         defer { store.close() }
         let storeStart = DispatchTime.now()
         let summary = try store.importRecordSync(record)

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TimelineAPI
 
 /// Bulk insert and window query, encrypted against plain, at three record sizes.
 enum StoreBenchmark {
@@ -60,7 +61,7 @@ enum StoreBenchmark {
         let record = record(size: size)
 
         let start = DispatchTime.now()
-        let summary = try db.transaction { db in try db.importRecord(record, now: windowEnd) }
+        let summary = try db.transaction { db in try db.importRecord(record, now: windowEnd, encoder: TimelineEntryJSON()) }
         let insertSeconds = seconds(since: start)
 
         var inWindow = 0

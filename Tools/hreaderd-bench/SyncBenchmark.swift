@@ -1,10 +1,10 @@
 import Foundation
 import ImportJobs
-import Records
 import RHExClient
 import SyntheticRecords
 import RHExSandbox
 import Store
+import TimelineAPI
 
 /// The RHEx import end to end: the 500-patient sample (or, without `../shared/rhex-samples`, 500
 /// synthetic patients) served by the sandbox on loopback, synced into a fresh encrypted store: sign-in,
@@ -71,7 +71,7 @@ enum SyncBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
         let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
-                                          passwordParameters: fast, recoveryParameters: fast)
+                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
         defer { store.close() }
         let configuration = sandbox.configuration
         try await store.addSource(Store.NewSource(

@@ -1,7 +1,5 @@
 import Foundation
-import ImportJobs
 import Records
-import RHExClient
 import SyntheticRecords
 import Store
 import TimelineAPI
@@ -26,7 +24,7 @@ enum TimelineBenchmark {
         try? FileManager.default.removeItem(atPath: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fast = ScryptParameters(logN: 10, r: 8, p: 1)
-        let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench", passwordParameters: fast, recoveryParameters: fast)
+        let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench", passwordParameters: fast, recoveryParameters: fast, options: .timeline)
         defer { store.close() }
         let summary = try store.importRecordSync(record)
         var calendar = Calendar(identifier: .gregorian)

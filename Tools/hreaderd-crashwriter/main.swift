@@ -3,6 +3,7 @@
 // Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH
 import Foundation
 import Store
+import TimelineAPI
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
@@ -12,7 +13,7 @@ guard arguments.count == 4, let perBatch = Int(arguments[3]), perBatch > 0 else 
     exit(2)
 }
 do {
-    let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2])
+    let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2], options: .timeline)
     for batch in 1...1_000 {
         let entries = (0..<perBatch).map { i in
             Entry(id: "e_\(batch)_\(i)", type: .result, description: "Marker batch \(batch) entry \(i)",

@@ -51,7 +51,7 @@ export function clear(el) {
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
-/** Runs fn at most once per animation frame / after the last call in `ms`. */
+/** Runs fn once, `ms` after the last of a burst of calls (a resize, say). */
 export function debounce(fn, ms) {
   let timer = 0;
   return (...args) => {

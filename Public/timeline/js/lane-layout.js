@@ -14,7 +14,13 @@ export const LANES = [
 ];
 export const POST_LANE = { type: 'post', name: 'Your notes', one: 'note' };
 
-export const CLOSED_STATUSES = new Set(['resolved', 'inactive', 'completed', 'cancelled', 'canceled', 'aborted']);
+/** Statuses that end a condition, medication or allergy: the server's rule, from /patients.json. */
+export const CLOSED_STATUSES = new Set();
+
+export function setClosedStatuses(statuses) {
+  CLOSED_STATUSES.clear();
+  for (const status of statuses) CLOSED_STATUSES.add(String(status).toLowerCase());
+}
 const LASTING_TYPES = new Set(['condition', 'medication', 'allergy']);
 
 /** Bands narrower than this share of the window are drawn as points. */

@@ -13,26 +13,33 @@ public enum PercentDecoding {
         if !needsWork {
             return String(text)
         }
+        guard let bytes = decodedBytes(utf8, plusAsSpace: plusAsSpace) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The bytes `%XX` escapes (and `+`, when `plusAsSpace`) stand for, not yet checked as UTF-8 (a form
+    /// body's caller tells a malformed escape from bytes that are not text); nil when an escape is malformed.
+    public static func decodedBytes(_ encoded: some Collection<UInt8>, plusAsSpace: Bool) -> [UInt8]? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
+        bytes.reserveCapacity(encoded.count)
+        var index = encoded.startIndex
+        while index != encoded.endIndex {
+            let byte = encoded[index]
             if byte == UInt8(ascii: "%") {
-                let high = utf8.index(after: index)
-                guard high != utf8.endIndex else { return nil }
-                let low = utf8.index(after: high)
-                guard low != utf8.endIndex,
-                    let h = hexValue(utf8[high]), let l = hexValue(utf8[low])
+                let high = encoded.index(after: index)
+                guard high != encoded.endIndex else { return nil }
+                let low = encoded.index(after: high)
+                guard low != encoded.endIndex,
+                    let h = hexValue(encoded[high]), let l = hexValue(encoded[low])
                 else { return nil }
                 bytes.append(h << 4 | l)
-                index = utf8.index(after: low)
+                index = encoded.index(after: low)
             } else {
                 bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                index = utf8.index(after: index)
+                index = encoded.index(after: index)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -18,6 +18,8 @@ public struct RequestContext: Sendable {
     public var logger: Logger
     /// Values set by middleware for later middleware and handlers (the signed-in session, say).
     public var values: ContextValues
+    /// What the router found for this request; the responder sets it before the middleware runs.
+    var route: RouteResolution?
 
     public init(
         parameters: Parameters = Parameters(),

@@ -5,29 +5,40 @@ import Logging
 /// every error turned into a response.
 struct Responder: Sendable {
     let router: Router
-    let middleware: [any Middleware]
+    /// The middleware around the route, composed once (not per request): the route itself is the
+    /// innermost step, found from the resolution the context carries.
+    private let chain: NextHandler
+
+    init(router: Router, middleware: [any Middleware]) {
+        self.router = router
+        let endpoint: NextHandler = { request, context in
+            switch context.route {
+            case .matched(let route, _):
+                return try await route.handler(request, context)
+            case .methodNotAllowed(let allow):
+                throw HTTPError.methodNotAllowed(allow: allow)
+            case .notFound, nil:
+                throw HTTPError.notFound
+            }
+        }
+        self.chain = middleware.reversed().reduce(endpoint) { next, middleware in
+            { request, context in try await middleware.handle(request, context: context, next: next) }
+        }
+    }
 
     func resolve(method: HTTPMethod, segments: [String]) -> RouteResolution {
         self.router.resolve(method: method, segments: segments)
     }
 
-    /// Runs the chain. Never throws: an `HTTPError` becomes its JSON answer, anything else a
+    /// Runs the chain. Never throws: an `HTTPResponseError` becomes its answer, anything else a
     /// `500` whose details go only to the log.
     func respond(to request: Request, context: RequestContext, resolution: RouteResolution) async -> Response {
         var context = context
-        let endpoint: NextHandler
-        switch resolution {
-        case .matched(let route, let parameters):
-            context.parameters = parameters
-            endpoint = route.handler
-        case .methodNotAllowed(let allow):
-            endpoint = { _, _ in throw HTTPError.methodNotAllowed(allow: allow) }
-        case .notFound:
-            endpoint = { _, _ in throw HTTPError.notFound }
-        }
+        context.route = resolution
+        if case .matched(_, let parameters) = resolution { context.parameters = parameters }
         do {
-            return try await self.chain(from: 0, endpoint: endpoint)(request, context)
-        } catch let error as HTTPError {
+            return try await self.chain(request, context)
+        } catch let error as any HTTPResponseError {
             return error.response
         } catch is CancellationError {
             return HTTPError.serviceUnavailable.response
@@ -36,15 +47,6 @@ struct Responder: Sendable {
             context.logger.error("handler failed", metadata: ["error.type": "\(type(of: error))"])
             context.logger.debug("handler failure detail", metadata: ["error": "\(error)"])
             return HTTPError.internalServerError.response
-        }
-    }
-
-    private func chain(from index: Int, endpoint: @escaping NextHandler) -> NextHandler {
-        guard index < self.middleware.count else { return endpoint }
-        let middleware = self.middleware[index]
-        let next = self.chain(from: index + 1, endpoint: endpoint)
-        return { request, context in
-            try await middleware.handle(request, context: context, next: next)
         }
     }
 }

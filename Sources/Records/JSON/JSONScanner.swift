@@ -19,6 +19,9 @@ struct JSONScanner {
 
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// Refuse a `\\u` escape of half a surrogate pair (people's posts); else it reads as U+FFFD (records,
+    /// where one odd character must not cost a whole record, and the raw JSON keeps the original).
+    var refusesLoneSurrogates = false
     private(set) var offset: Int
     private(set) var depth = 0
 
@@ -58,7 +61,7 @@ struct JSONScanner {
     }
 
     /// After the top-level value: only whitespace may follow.
-    mutating func expectEnd() throws(RecordParseError) {
+    mutating func expectEnd() throws(JSONScanError) {
         skipWhitespace()
         if offset < bytes.count {
             throw error("unexpected \(describeByte(at: offset)) after the end of the JSON value")
@@ -67,17 +70,17 @@ struct JSONScanner {
 
     // MARK: Containers
 
-    mutating func beginObject() throws(RecordParseError) {
+    mutating func beginObject() throws(JSONScanError) {
         try enterContainer(UInt8(ascii: "{"), "'{'")
     }
 
-    mutating func beginArray() throws(RecordParseError) {
+    mutating func beginArray() throws(JSONScanError) {
         try enterContainer(UInt8(ascii: "["), "'['")
     }
 
     /// The next member's key of the object being read, positioned at its value; nil (having consumed
     /// the closing brace) when the object ends. `isFirst` must start true for each object.
-    mutating func nextKey(isFirst: inout Bool) throws(RecordParseError) -> StringToken? {
+    mutating func nextKey(isFirst: inout Bool) throws(JSONScanError) -> StringToken? {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input inside an object") }
         if bytes[offset] == UInt8(ascii: "}"), isFirst {
@@ -114,7 +117,7 @@ struct JSONScanner {
 
     /// Whether another element follows in the array being read (positioned at it); false, having
     /// consumed the closing bracket, when the array ends. `isFirst` must start true for each array.
-    mutating func nextElement(isFirst: inout Bool) throws(RecordParseError) -> Bool {
+    mutating func nextElement(isFirst: inout Bool) throws(JSONScanError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input inside an array") }
         if bytes[offset] == UInt8(ascii: "]") {
@@ -136,7 +139,7 @@ struct JSONScanner {
         return true
     }
 
-    private mutating func enterContainer(_ opener: UInt8, _ name: String) throws(RecordParseError) {
+    private mutating func enterContainer(_ opener: UInt8, _ name: String) throws(JSONScanError) {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == opener else {
             throw error("expected \(name), found \(describeByte(at: offset))")
@@ -150,39 +153,52 @@ struct JSONScanner {
 
     /// Reads a string token at the current position (which must be its opening quote), checking its
     /// escapes and that it holds no raw control characters.
-    mutating func readStringToken() throws(RecordParseError) -> StringToken {
+    mutating func readStringToken() throws(JSONScanError) -> StringToken {
         let open = offset
         var i = offset + 1
         var hasEscapes = false
         let count = bytes.count
         while true {
-            guard i < count else { throw .notJSON(offset: open, reason: "unterminated string") }
+            guard i < count else { throw .syntax(offset: open, reason: "unterminated string") }
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 hasEscapes = true
-                guard i + 1 < count else { throw .notJSON(offset: open, reason: "unterminated string") }
+                guard i + 1 < count else { throw .syntax(offset: open, reason: "unterminated string") }
                 switch bytes[i + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     i += 2
                 case UInt8(ascii: "u"):
                     guard i + 5 < count, (2...5).allSatisfy({ JSONScanner.hexValue(bytes[i + $0]) != nil }) else {
-                        throw .notJSON(offset: i, reason: "bad \\u escape in a string")
+                        throw .syntax(offset: i, reason: "bad \\u escape in a string")
                     }
+                    if refusesLoneSurrogates { try checkSurrogate(at: i) }
                     i += 6
                 default:
-                    throw .notJSON(offset: i, reason: "bad escape '\\\(Character(Unicode.Scalar(bytes[i + 1])))' in a string")
+                    throw .syntax(offset: i, reason: "bad escape '\\\(Character(Unicode.Scalar(bytes[i + 1])))' in a string")
                 }
                 continue
             }
             if byte < 0x20 {
-                throw .notJSON(offset: i, reason: "raw control character (0x\(String(byte, radix: 16))) in a string")
+                throw .syntax(offset: i, reason: "raw control character (0x\(String(byte, radix: 16))) in a string")
             }
             i += 1
         }
         offset = i + 1
         return StringToken(contents: (open + 1)..<i, hasEscapes: hasEscapes)
+    }
+
+    /// At a `\\u` escape (at `index`): a high surrogate must be followed by a low one; a low one alone is refused.
+    private func checkSurrogate(at index: Int) throws(JSONScanError) {
+        let scalar = JSONScanner.hex4(bytes, at: index + 2)
+        if (0xDC00...0xDFFF).contains(scalar) { throw .syntax(offset: index, reason: "a lone surrogate in a string") }
+        guard (0xD800...0xDBFF).contains(scalar) else { return }
+        guard index + 11 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+              (8...11).allSatisfy({ JSONScanner.hexValue(bytes[index + $0]) != nil }),
+              (0xDC00...0xDFFF).contains(JSONScanner.hex4(bytes, at: index + 8)) else {
+            throw .syntax(offset: index, reason: "a lone surrogate in a string")
+        }
     }
 
     /// The text of a string token, escapes decoded. An unpaired surrogate escape becomes U+FFFD: the
@@ -250,13 +266,13 @@ struct JSONScanner {
 
     /// Reads a number literal, checking RFC 8259 grammar; returns its range and whether it is an
     /// integer (no fraction, no exponent).
-    mutating func readNumberToken() throws(RecordParseError) -> (range: Range<Int>, isInteger: Bool) {
+    mutating func readNumberToken() throws(JSONScanError) -> (range: Range<Int>, isInteger: Bool) {
         let start = offset
         var i = offset
         let count = bytes.count
         if i < count, bytes[i] == UInt8(ascii: "-") { i += 1 }
         guard i < count, JSONScanner.isDigit(bytes[i]) else {
-            throw .notJSON(offset: start, reason: "bad number")
+            throw .syntax(offset: start, reason: "bad number")
         }
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
@@ -268,7 +284,7 @@ struct JSONScanner {
             isInteger = false
             i += 1
             guard i < count, JSONScanner.isDigit(bytes[i]) else {
-                throw .notJSON(offset: start, reason: "bad number: a digit must follow '.'")
+                throw .syntax(offset: start, reason: "bad number: a digit must follow '.'")
             }
             while i < count, JSONScanner.isDigit(bytes[i]) { i += 1 }
         }
@@ -277,7 +293,7 @@ struct JSONScanner {
             i += 1
             if i < count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard i < count, JSONScanner.isDigit(bytes[i]) else {
-                throw .notJSON(offset: start, reason: "bad number: a digit must follow the exponent")
+                throw .syntax(offset: start, reason: "bad number: a digit must follow the exponent")
             }
             while i < count, JSONScanner.isDigit(bytes[i]) { i += 1 }
         }
@@ -285,7 +301,7 @@ struct JSONScanner {
         return (start..<i, isInteger)
     }
 
-    mutating func readNumber() throws(RecordParseError) -> JSONNumber {
+    mutating func readNumber() throws(JSONScanError) -> JSONNumber {
         let (range, isInteger) = try readNumberToken()
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         let int64 = isInteger ? DecimalNumber.int64(integerLiteral: slice) : nil
@@ -293,13 +309,13 @@ struct JSONScanner {
         return JSONNumber(literal: String(decoding: slice, as: UTF8.self), double: double, int64: int64)
     }
 
-    mutating func readBool() throws(RecordParseError) -> Bool {
+    mutating func readBool() throws(JSONScanError) -> Bool {
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
         throw error("expected a value, found \(describeByte(at: offset))")
     }
 
-    mutating func readNull() throws(RecordParseError) {
+    mutating func readNull() throws(JSONScanError) {
         guard matchLiteral("null") else { throw error("expected a value, found \(describeByte(at: offset))") }
     }
 
@@ -314,7 +330,7 @@ struct JSONScanner {
     // MARK: Whole values
 
     /// Skips one value, checking it as thoroughly as parsing would.
-    mutating func skipValue() throws(RecordParseError) {
+    mutating func skipValue() throws(JSONScanError) {
         switch peekKind() {
         case .object:
             try beginObject()
@@ -333,7 +349,7 @@ struct JSONScanner {
     }
 
     /// Parses one value into a `JSONValue`.
-    mutating func parseValue() throws(RecordParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONScanError) -> JSONValue {
         switch peekKind() {
         case .object:
             try beginObject()
@@ -362,12 +378,12 @@ struct JSONScanner {
 
     // MARK: Errors
 
-    private func missingValue() -> RecordParseError {
+    private func missingValue() -> JSONScanError {
         error("expected a value, found \(describeByte(at: offset))")
     }
 
-    func error(_ reason: String) -> RecordParseError {
-        .notJSON(offset: offset, reason: reason)
+    func error(_ reason: String) -> JSONScanError {
+        .syntax(offset: offset, reason: reason)
     }
 
     func describeByte(at index: Int) -> String {

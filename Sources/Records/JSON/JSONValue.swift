@@ -1,7 +1,7 @@
 /// A parsed JSON value. Objects keep their members in source order (duplicates included) and numbers
 /// keep their literal text, because record normalisation needs both: codes such as ICD-9 `401.0` must
 /// stay `"401.0"` when a source writes them as numbers, and nothing the source said may be reordered.
-enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -32,23 +32,23 @@ enum JSONValue: Sendable, Hashable {
 
 /// A JSON number: its literal text exactly as written, its value as a `Double`, and, when the literal
 /// is an integer that fits, its exact `Int64` (epoch seconds must not pass through a `Double`).
-struct JSONNumber: Sendable, Hashable {
-    let literal: String
-    let double: Double
-    let int64: Int64?
+public struct JSONNumber: Sendable, Hashable {
+    public let literal: String
+    public let double: Double
+    public let int64: Int64?
 }
 
 /// A JSON object as an ordered list of members.
-struct JSONObject: Sendable, Hashable {
-    struct Member: Sendable, Hashable {
-        let key: String
-        let value: JSONValue
+public struct JSONObject: Sendable, Hashable {
+    public struct Member: Sendable, Hashable {
+        public let key: String
+        public let value: JSONValue
     }
 
-    var members: [Member]
+    public var members: [Member]
 
     /// The value of the last member named `key`, as most JSON readers resolve duplicate keys.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         members.last(where: { $0.key == key })?.value
     }
 }

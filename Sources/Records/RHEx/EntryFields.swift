@@ -18,7 +18,7 @@ struct EntryFields {
 
     /// Reads the entry object at the scanner's position. Members we do not use are skipped (still
     /// checked as JSON), never built. A repeated member: the last one counts, as in most JSON readers.
-    static func read(from scanner: inout JSONScanner) throws(RecordParseError) -> EntryFields {
+    static func read(from scanner: inout JSONScanner) throws -> EntryFields {
         var fields = EntryFields()
         try scanner.beginObject()
         var first = true

@@ -28,3 +28,24 @@ public enum RecordParseError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 }
+
+extension RecordParseError {
+    /// The record-level reading of a JSON-level failure.
+    init(_ error: JSONScanError) {
+        switch error {
+        case let .syntax(offset, reason): self = .notJSON(offset: offset, reason: reason)
+        case let .tooDeep(offset, maxDepth): self = .tooDeep(offset: offset, maxDepth: maxDepth)
+        case let .tooLarge(bytes, maxBytes): self = .tooLarge(bytes: bytes, maxBytes: maxBytes)
+        case let .invalidUTF8(offset): self = .invalidUTF8(offset: offset)
+        }
+    }
+
+    /// Either kind of failure, as a record-level error (the record walk throws both).
+    static func from(_ error: any Error) -> RecordParseError {
+        switch error {
+        case let error as RecordParseError: return error
+        case let error as JSONScanError: return RecordParseError(error)
+        default: return .notJSON(offset: 0, reason: String(describing: error))
+        }
+    }
+}

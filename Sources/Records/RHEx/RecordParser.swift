@@ -34,15 +34,19 @@ public struct RecordParser: Sendable {
     /// Parses a record document from bytes the caller keeps alive for the call; the one the others
     /// end in.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
-        let start = try JSONDocument.checkedBody(bytes, limits: limits)
+        do {
+            let start = try JSONDocument.checkedBody(bytes, maxBytes: limits.maxDocumentBytes)
         // Compact entries are 100–300 bytes; pretty-printed ones more. An estimate on the high side
         // costs a little memory, one on the low side a rehash or two.
-        var reader = RecordReader(
-            scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start),
-            identity: EntryIdentity(expectedEntries: bytes.count / 160)
-        )
-        reader.entries.reserveCapacity(bytes.count / 160)
-        return try reader.read(recordID: recordID)
+            var reader = RecordReader(
+                scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start),
+                identity: EntryIdentity(expectedEntries: bytes.count / 160)
+            )
+            reader.entries.reserveCapacity(bytes.count / 160)
+            return try reader.read(recordID: recordID)
+        } catch {
+            throw RecordParseError.from(error)
+        }
     }
 }
 
@@ -66,10 +70,10 @@ private struct RecordReader {
         self.identity = identity
     }
 
-    mutating func read(recordID explicitID: String?) throws(RecordParseError) -> PatientRecord {
+    mutating func read(recordID explicitID: String?) throws -> PatientRecord {
         try readTopLevelObject()
         guard let recordID = explicitID ?? ValueNormalisation.identifier(id) else {
-            throw .wrongShape(path: "$._id", expected: #"a record id: a string or {"$oid": string}"#)
+            throw RecordParseError.wrongShape(path: "$._id", expected: #"a record id: a string or {"$oid": string}"#)
         }
         let firstName = ValueNormalisation.text(first)
         let lastName = ValueNormalisation.text(last)
@@ -88,7 +92,7 @@ private struct RecordReader {
         )
     }
 
-    private mutating func readTopLevelObject() throws(RecordParseError) {
+    private mutating func readTopLevelObject() throws {
         switch scanner.peekKind() {
         case .object:
             break
@@ -98,7 +102,7 @@ private struct RecordReader {
             // Tell "not JSON at all" from "JSON, but not a record": check the whole value first.
             try scanner.skipValue()
             try scanner.expectEnd()
-            throw .wrongShape(path: "$", expected: "an object (one patient record)")
+            throw RecordParseError.wrongShape(path: "$", expected: "an object (one patient record)")
         }
         try scanner.beginObject()
         var isFirst = true
@@ -134,7 +138,7 @@ private struct RecordReader {
     /// A section: an array of entry objects. `null` counts as no entries (Gen 1 exporters write null
     /// for empty lists: `"languages": null` in hreader_ns_nancy_smith.json); a section named twice
     /// contributes both lists, as nothing the source sent may be dropped.
-    private mutating func readSection(_ type: EntryType) throws(RecordParseError) {
+    private mutating func readSection(_ type: EntryType) throws {
         switch scanner.peekKind() {
         case .array:
             break
@@ -143,7 +147,7 @@ private struct RecordReader {
             return
         default:
             try scanner.skipValue()
-            throw .wrongShape(path: "$.\(type.section)", expected: "an array of entries")
+            throw RecordParseError.wrongShape(path: "$.\(type.section)", expected: "an array of entries")
         }
         try scanner.beginArray()
         var isFirst = true
@@ -151,7 +155,7 @@ private struct RecordReader {
         while try scanner.nextElement(isFirst: &isFirst) {
             guard scanner.peekKind() == .object else {
                 try scanner.skipValue()
-                throw .wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
+                throw RecordParseError.wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
             }
             let start = scanner.offset
             let fields = try EntryFields.read(from: &scanner)

@@ -6,15 +6,7 @@ public struct EntryList: Sendable, Equatable {
 
     public init() {}
 
-    public init(_ entries: [StoredEntry]) {
-        for entry in entries { append(entry) }
-    }
-
     public var isEmpty: Bool { count == 0 }
-
-    public mutating func append(_ entry: StoredEntry) {
-        append(json: TimelineEntryJSON.encode(entry))
-    }
 
     public mutating func append(contentsOf other: EntryList) {
         guard !other.isEmpty else { return }
@@ -23,8 +15,8 @@ public struct EntryList: Sendable, Equatable {
         count += other.count
     }
 
-    /// Appends one entry's JSON object, as stored.
-    mutating func append(json object: some Collection<UInt8>) {
+    /// Appends one entry's JSON object.
+    public mutating func append(json object: some Collection<UInt8>) {
         if count > 0 { json.append(UInt8(ascii: ",")) }
         json.append(contentsOf: object)
         count += 1

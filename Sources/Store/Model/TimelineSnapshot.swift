@@ -17,16 +17,6 @@ public struct TimelineSnapshot: Sendable {
         self.posts = posts
     }
 
-    /// A snapshot of entries given whole (in date order): for tests and tools.
-    public init(patient: Patient, entries: [StoredEntry], ongoing: [StoredEntry], posts: [TimelinePost]) {
-        var sections: [EntryType: EntryList] = [:]
-        var vitalSigns: [StoredEntry] = []
-        for entry in entries {
-            if entry.type == .vitalSign { vitalSigns.append(entry) } else { sections[entry.type, default: EntryList()].append(entry) }
-        }
-        self.init(patient: patient, sections: sections, vitalSigns: vitalSigns, ongoing: EntryList(ongoing), posts: posts)
-    }
-
     /// The number of entries in the window.
     public var entryCount: Int { sections.values.reduce(vitalSigns.count) { $0 + $1.count } }
 }

@@ -26,7 +26,8 @@ extension Store {
     public func tokens() async throws(StoreError) -> [APIToken] {
         try await read { db in
             try db.rows("SELECT id, name, created_at, last_used_at FROM api_tokens ORDER BY created_at, id", []) { row in
-                APIToken(id: row.string(0), name: row.string(1), createdAt: row.int64(2), lastUsedAt: row.int64OrNil(3))
+                APIToken(id: row.string("id"), name: row.string("name"), createdAt: row.int64("created_at"),
+                         lastUsedAt: row.int64OrNil("last_used_at"))
             }
         }
     }

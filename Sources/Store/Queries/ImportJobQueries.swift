@@ -5,30 +5,32 @@ import Foundation
 /// `hreaderd sync` beside a serving daemon never waits long for the writer.
 extension Store {
     static let jobColumns = """
-        j.id, j.source_id, s.name, j.state, j.trigger, j.attempts, j.progress_done, j.progress_total, j.last_error,
+        j.id, j.source_id, s.name AS source_name, j.state, j.trigger, j.attempts, j.progress_done, j.progress_total, j.last_error,
         j.created_at, j.started_at, j.finished_at, j.next_run_at, j.owner, j.heartbeat_at,
         j.patients_added, j.patients_updated, j.patients_unchanged, j.patients_not_modified, j.patients_failed,
-        j.entries_added, j.entries_updated, j.entries_removed, s.kind
+        j.entries_added, j.entries_updated, j.entries_removed, s.kind AS source_kind
         FROM import_jobs j JOIN sources s ON s.id = j.source_id
         """
 
     static func job(_ row: Row) -> ImportJob {
         var counts = ImportCounts()
-        counts.patientsAdded = Int(row.int64(15))
-        counts.patientsUpdated = Int(row.int64(16))
-        counts.patientsUnchanged = Int(row.int64(17))
-        counts.patientsNotModified = Int(row.int64(18))
-        counts.patientsFailed = Int(row.int64(19))
-        counts.entriesAdded = Int(row.int64(20))
-        counts.entriesUpdated = Int(row.int64(21))
-        counts.entriesRemoved = Int(row.int64(22))
+        counts.patientsAdded = Int(row.int64("patients_added"))
+        counts.patientsUpdated = Int(row.int64("patients_updated"))
+        counts.patientsUnchanged = Int(row.int64("patients_unchanged"))
+        counts.patientsNotModified = Int(row.int64("patients_not_modified"))
+        counts.patientsFailed = Int(row.int64("patients_failed"))
+        counts.entriesAdded = Int(row.int64("entries_added"))
+        counts.entriesUpdated = Int(row.int64("entries_updated"))
+        counts.entriesRemoved = Int(row.int64("entries_removed"))
         return ImportJob(
-            id: row.int64(0), sourceID: row.int64(1), sourceName: row.string(2),
-            sourceKind: Source.Kind(rawValue: row.string(23)) ?? .rhex,
-            state: ImportJob.State(rawValue: row.string(3)) ?? .failed, trigger: row.string(4), attempts: Int(row.int64(5)),
-            progressDone: Int(row.int64(6)), progressTotal: row.int64OrNil(7).map { Int($0) }, lastError: row.stringOrNil(8),
-            createdAt: row.int64(9), startedAt: row.int64OrNil(10), finishedAt: row.int64OrNil(11), nextRunAt: row.int64OrNil(12),
-            owner: row.stringOrNil(13), heartbeatAt: row.int64OrNil(14), counts: counts)
+            id: row.int64("id"), sourceID: row.int64("source_id"), sourceName: row.string("source_name"),
+            sourceKind: Source.Kind(rawValue: row.string("source_kind")) ?? .rhex,
+            state: ImportJob.State(rawValue: row.string("state")) ?? .failed, trigger: row.string("trigger"),
+            attempts: Int(row.int64("attempts")), progressDone: Int(row.int64("progress_done")),
+            progressTotal: row.int64OrNil("progress_total").map { Int($0) }, lastError: row.stringOrNil("last_error"),
+            createdAt: row.int64("created_at"), startedAt: row.int64OrNil("started_at"), finishedAt: row.int64OrNil("finished_at"),
+            nextRunAt: row.int64OrNil("next_run_at"), owner: row.stringOrNil("owner"), heartbeatAt: row.int64OrNil("heartbeat_at"),
+            counts: counts)
     }
 
     /// The counts' columns and values, in one order, for UPDATEs.
@@ -139,42 +141,39 @@ extension Store {
         if let only, only.isEmpty { return nil }
         return try await write { db in
             let stale = now - leaseSeconds
-            var arguments: [any DatabaseValueConvertible] = [now, stale]
-            var sql = """
+            // Each condition is whole (its parentheses closed where it opens them); they are joined by AND.
+            var conditions: [String] = []
+            var arguments: [any DatabaseValueConvertible] = []
+            func require(_ condition: String, _ values: [any DatabaseValueConvertible] = []) {
+                conditions.append("(\(condition))")
+                arguments += values
+            }
+            func list(_ count: Int) -> String { Store.placeholders(count) }
+            let owners = reclaimableOwners as [any DatabaseValueConvertible]
+            let mine = excluding as [any DatabaseValueConvertible]
+
+            require("s.kind != 'file'")
+            // Due: queued and past its backoff, or running under a lease that lapsed or that the caller may take.
+            let takeable = reclaimableOwners.isEmpty ? "" : " OR j.owner IN (\(list(owners.count)))"
+            require("""
+                (j.state = 'queued' AND (j.next_run_at IS NULL OR j.next_run_at <= ?))
+                OR (j.state = 'running' AND (j.heartbeat_at IS NULL OR j.heartbeat_at < ?\(takeable)))
+                """, [now, stale] + owners)
+            if !excluding.isEmpty { require("j.id NOT IN (\(list(mine.count)))", mine) }
+            if let only { require("j.id IN (\(list(only.count)))", only as [any DatabaseValueConvertible]) }
+            // No second job of a source whose other job runs under a live lease, or is one the caller runs.
+            let liveLease = reclaimableOwners.isEmpty
+                ? "o.heartbeat_at >= ?" : "o.heartbeat_at >= ? AND o.owner NOT IN (\(list(owners.count)))"
+            let runByCaller = excluding.isEmpty ? "" : " OR o.id IN (\(list(mine.count)))"
+            require("""
+                NOT EXISTS (SELECT 1 FROM import_jobs o WHERE o.source_id = j.source_id AND o.id != j.id
+                    AND o.state = 'running' AND ((\(liveLease))\(runByCaller)))
+                """, [stale] + owners + mine)
+            let sql = """
                 SELECT j.id FROM import_jobs j JOIN sources s ON s.id = j.source_id
-                WHERE s.kind = 'rhex' AND (
-                    (j.state = 'queued' AND (j.next_run_at IS NULL OR j.next_run_at <= ?))
-                    OR (j.state = 'running' AND (j.heartbeat_at IS NULL OR j.heartbeat_at < ?
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY j.state = 'running' DESC, coalesce(j.next_run_at, j.created_at), j.id LIMIT 1
                 """
-            if !reclaimableOwners.isEmpty {
-                sql += " OR j.owner IN (\(Store.placeholders(reclaimableOwners.count)))"
-                arguments += reclaimableOwners as [any DatabaseValueConvertible]
-            }
-            sql += ")))"
-            if !excluding.isEmpty {
-                sql += " AND j.id NOT IN (\(Store.placeholders(excluding.count)))"
-                arguments += excluding as [any DatabaseValueConvertible]
-            }
-            if let only {
-                sql += " AND j.id IN (\(Store.placeholders(only.count)))"
-                arguments += only as [any DatabaseValueConvertible]
-            }
-            // No second job of a source whose job runs under a live lease (or is one the caller runs).
-            sql += """
-                 AND NOT EXISTS (SELECT 1 FROM import_jobs o WHERE o.source_id = j.source_id AND o.id != j.id
-                    AND o.state = 'running' AND ((o.heartbeat_at >= ?
-                """
-            arguments.append(stale)
-            if !reclaimableOwners.isEmpty {
-                sql += " AND o.owner NOT IN (\(Store.placeholders(reclaimableOwners.count)))"
-                arguments += reclaimableOwners as [any DatabaseValueConvertible]
-            }
-            sql += ")"
-            if !excluding.isEmpty {
-                sql += " OR o.id IN (\(Store.placeholders(excluding.count)))"
-                arguments += excluding as [any DatabaseValueConvertible]
-            }
-            sql += ")) ORDER BY j.state = 'running' DESC, coalesce(j.next_run_at, j.created_at), j.id LIMIT 1"
             guard let id = try db.scalar(sql, arguments, as: Int64.self) else { return nil }
             try db.execute("""
                 UPDATE import_jobs SET state = 'running', owner = ?, heartbeat_at = ?, started_at = ?, finished_at = NULL,
@@ -202,10 +201,10 @@ extension Store {
     /// transaction. Returns nil, writing nothing, when `owner` no longer holds the job.
     public func importRecord(_ record: PatientRecord, sourceName: String, etag: String?, jobID: Int64, owner: String,
                              progressDone: Int, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary? {
-        try await write { db in
+        try await write { [entryEncoder] db in
             let holder = try db.scalar("SELECT owner FROM import_jobs WHERE id = ? AND state = 'running'", [jobID], as: String.self)
             guard holder == owner else { return nil }
-            let summary = try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db)
+            let summary = try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
             try db.execute("UPDATE import_jobs SET progress_done = max(progress_done, ?), heartbeat_at = ? WHERE id = ?",
                            [progressDone, now, jobID])
             return summary

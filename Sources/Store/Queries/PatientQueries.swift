@@ -1,12 +1,13 @@
 extension Store {
     static let patientColumns = """
-        p.id, s.name, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision
+        p.id, s.name AS source, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision
         FROM patients p JOIN sources s ON s.id = p.source_id
         """
 
     static func patient(_ row: Row) -> Patient {
-        Patient(id: row.string(0), sourceName: row.string(1), recordID: row.string(2), name: row.string(3),
-                gender: row.stringOrNil(4), birthdate: row.int64OrNil(5), entryCount: Int(row.int64(6)), revision: row.int64(7))
+        Patient(id: row.string("id"), sourceName: row.string("source"), recordID: row.string("record_id"), name: row.string("name"),
+                gender: row.stringOrNil("gender"), birthdate: row.int64OrNil("birthdate"), entryCount: Int(row.int64("entry_count")),
+                revision: row.int64("revision"))
     }
 
     /// Every patient, by name.

@@ -3,7 +3,9 @@ import Foundation
 /// Writes one patient's record into the store in one transaction, as a difference against what is
 /// there: new entries are added, changed ones updated in place (keeping their ids), missing ones removed.
 enum RecordImport {
-    static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, in db: Database) throws -> ImportSummary {
+    static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
+                      in db: Database) throws -> ImportSummary {
+        guard let encoder else { throw StoreError.noEntryEncoder }
         guard let sourceID = try db.scalar("SELECT id FROM sources WHERE name = ?", [sourceName], as: Int64.self) else {
             throw StoreError.notFound("source \(sourceName)")
         }
@@ -85,14 +87,14 @@ enum RecordImport {
                 } else {
                     try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
-                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes),
+                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                         patientID, entry.id])
                     summary.entriesUpdated += 1
                 }
             } else {
                 try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
-                                    codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes)])
+                                    codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder)])
                 summary.entriesAdded += 1
             }
         }
@@ -111,11 +113,11 @@ enum RecordImport {
         return summary
     }
 
-    /// The entry's object in the timeline's arrays, stored beside it (see `TimelineEntryJSON`). None for a
+    /// The entry's object in the timeline's arrays, stored beside it (see `EntryEncoder`). None for a
     /// vital sign: the timeline groups vital signs from their columns and never shows one as an object.
-    static func timelineJSON(_ entry: Entry, codes: String) -> String? {
+    static func timelineJSON(_ entry: Entry, codes: String, encoder: any EntryEncoder) -> String? {
         guard entry.type != .vitalSign else { return nil }
-        return String(decoding: TimelineEntryJSON.encode(StoredEntry(entry, codesJSON: codes)), as: UTF8.self)
+        return String(decoding: encoder.encode(StoredEntry(entry, codesJSON: codes)), as: UTF8.self)
     }
 
     /// A digest of everything stored for an entry: equal digests mean a re-import changes nothing.
@@ -138,12 +140,16 @@ extension Store {
     /// Imports one patient record (one transaction): a failure changes nothing.
     public func importRecord(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                              now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
-        try await write { db in try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db) }
+        try await write { [entryEncoder] db in
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
+        }
     }
 
     public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                                  now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
-        try writeSync { db in try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, in: db) }
+        try writeSync { db in
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
+        }
     }
 
     /// Seconds since the epoch, the store's clock.
@@ -153,8 +159,9 @@ extension Store {
 extension Database {
     /// Imports a record on this connection, inside the caller's transaction. For benchmarks that compare
     /// the encrypted store with a plain database of the same schema; the product goes through `Store`.
-    public func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64) throws -> ImportSummary {
-        try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, in: self)
+    public func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64,
+                             encoder: any EntryEncoder) throws -> ImportSummary {
+        try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, encoder: encoder, in: self)
     }
 
     /// Creates or upgrades the schema on this connection.

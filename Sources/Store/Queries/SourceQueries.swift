@@ -21,14 +21,14 @@ extension Store {
 
     static let sourceColumns = """
         id, name, kind, url, settings, state, last_error, last_sync_at, created_at,
-        (access_token IS NOT NULL OR refresh_token IS NOT NULL) FROM sources
+        (access_token IS NOT NULL OR refresh_token IS NOT NULL) AS has_token FROM sources
         """
 
     static func source(_ row: Row) -> Source {
-        Source(id: row.int64(0), name: row.string(1), kind: Source.Kind(rawValue: row.string(2)) ?? .rhex,
-               url: row.stringOrNil(3), settings: SourceSettings.decode(row.string(4)),
-               state: Source.State(rawValue: row.string(5)) ?? .ok, lastError: row.stringOrNil(6),
-               lastSyncAt: row.int64OrNil(7), createdAt: row.int64(8), hasToken: row.int64(9) != 0)
+        Source(id: row.int64("id"), name: row.string("name"), kind: Source.Kind(rawValue: row.string("kind")) ?? .rhex,
+               url: row.stringOrNil("url"), settings: SourceSettings.decode(row.string("settings")),
+               state: Source.State(rawValue: row.string("state")) ?? .ok, lastError: row.stringOrNil("last_error"),
+               lastSyncAt: row.int64OrNil("last_sync_at"), createdAt: row.int64("created_at"), hasToken: row.int64("has_token") != 0)
     }
 
     /// Adds an RHEx source. With `replacing`, an existing source of that name gets the new URL, settings

@@ -62,3 +62,23 @@ public struct Row {
         return [UInt8](UnsafeRawBufferPointer(start: p, count: count))
     }
 }
+
+/// Columns by name, for cold paths where a name reads better than a position (GRDB's `row["date"]`). A
+/// name that the query does not select is a programming error, caught by the tests of that query.
+extension Row {
+    public func index(of column: String) -> Int {
+        guard let index = statement.columnIndexes[column] else {
+            preconditionFailure("the query selects no column named \(column): \(statement.sql)")
+        }
+        return index
+    }
+
+    public func isNull(_ column: String) -> Bool { isNull(index(of: column)) }
+    public func int64(_ column: String) -> Int64 { int64(index(of: column)) }
+    public func int64OrNil(_ column: String) -> Int64? { int64OrNil(index(of: column)) }
+    public func double(_ column: String) -> Double { double(index(of: column)) }
+    public func doubleOrNil(_ column: String) -> Double? { doubleOrNil(index(of: column)) }
+    public func string(_ column: String) -> String { string(index(of: column)) }
+    public func stringOrNil(_ column: String) -> String? { stringOrNil(index(of: column)) }
+    public func bytes(_ column: String) -> [UInt8] { bytes(index(of: column)) }
+}

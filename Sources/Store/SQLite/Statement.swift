@@ -23,6 +23,15 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// Result column names → indexes, made at the first read by name (`Row`'s `string("name")`).
+    private(set) lazy var columnIndexes: [String: Int] = {
+        var indexes: [String: Int] = [:]
+        for index in 0..<Int(sqlite3_column_count(handle)) {
+            if let name = sqlite3_column_name(handle, Int32(index)) { indexes[String(cString: name)] = index }
+        }
+        return indexes
+    }()
+
     /// Binds values to the `?` parameters, by position, replacing earlier bindings.
     public func bind(_ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
         sqlite3_reset(handle)

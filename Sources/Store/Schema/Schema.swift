@@ -42,8 +42,9 @@ enum Schema {
                 );
 
                 -- Clinical entries. `date` is the first of time, start, end; an entry is in a timeline window
-                -- when its date, start or end lies in it, so each of the three has its own index and the
-                -- window query is a union of three index range scans: its cost follows the window.
+                -- when its date, start or end lies in it, so each of the three has its own index and a
+                -- window's read is index range scans: its cost follows the window. (Migration 3 makes the
+                -- indexes covering; TimelineWindowQuery says how the timeline reads them.)
                 CREATE TABLE entries (
                     pk INTEGER PRIMARY KEY,
                     id TEXT NOT NULL,
@@ -135,21 +136,19 @@ enum Schema {
                 CREATE INDEX import_jobs_by_source ON import_jobs (source_id, id);
                 """)
         },
-        // A timeline read copies each entry's JSON object as stored (`timeline_json`, written at import;
-        // none for vital signs, which the timeline groups from their columns) instead of reading twelve
-        // columns and encoding them on every request. With it and the columns
-        // the queries test in the indexes, a read is one range scan of compact index pages in (date, id)
-        // order: no lookup of each row in the table, whose pages also hold every entry's raw source JSON,
-        // and no sort. Measured with a 100,000-entry patient: see docs/benchmarks.md.
+        // A timeline read copies each entry's JSON object as stored (`timeline_json`; none for vital signs,
+        // which the timeline groups from their columns) instead of reading twelve columns and encoding them
+        // on every request. With it and the columns the queries test in the indexes, a read is one range scan
+        // of compact index pages in (date, id) order: no lookup of each row in the table, whose pages also
+        // hold every entry's raw source JSON, and no sort. Measured with a 100,000-entry patient: see
+        // docs/benchmarks.md. The column is filled by the store's entry encoder, not here: a migration talks
+        // only to the database (`EntryJSONRefresh` encodes every entry when the encoder's version is not the
+        // one recorded, and this migration clears the record).
         Migration(version: 3, name: "timeline JSON of each entry, in covering indexes") { db in
-            try db.execute("ALTER TABLE entries ADD COLUMN timeline_json TEXT")
-            let stored = try db.rows("SELECT \(TimelineWindowQuery.storedEntryColumns), pk FROM entries WHERE type != 'vital_sign'") { row in
-                (row.int64(12), try TimelineWindowQuery.storedEntry(row))
-            }
-            let update = try db.statement("UPDATE entries SET timeline_json = ? WHERE pk = ?")
-            for (pk, entry) in stored {
-                try update.execute([String(decoding: TimelineEntryJSON.encode(entry), as: UTF8.self), pk])
-            }
+            try db.execute("""
+                ALTER TABLE entries ADD COLUMN timeline_json TEXT;
+                DELETE FROM settings WHERE key = 'entry_json_version';
+                """)
             try db.execute("""
                 DROP INDEX entries_by_date;
                 CREATE INDEX entries_by_date

@@ -43,7 +43,7 @@ struct AccessPolicy: Middleware {
                 // Read the counts before verifying: a revocation racing with this check invalidates the entry.
                 let revocations = store.tokenRevocationCount
                 let commitCount = store.commitCount
-                do { verified = try await store.verifyToken(token) } catch { throw APIError.store(error) }
+                verified = try await store.verifyToken(token)
                 if let id = verified {
                     app.tokenCache.remember(token, tokenID: id, now: now, revocationsBefore: revocations, commitCountBefore: commitCount)
                 }

@@ -9,7 +9,7 @@ public struct Unlocker: Sendable {
     public let storeOptions: Store.Options
     private static let queue = DispatchQueue(label: "hreaderd.unlock")
 
-    public init(directory: StateDirectory, storeOptions: Store.Options = .init()) {
+    public init(directory: StateDirectory, storeOptions: Store.Options = .timeline) {
         self.directory = directory
         self.storeOptions = storeOptions
     }

@@ -1,3 +1,5 @@
+import HTTPKit
+
 /// `application/x-www-form-urlencoded`: `name=value&…`, percent-decoded, `+` is a space. A repeated field
 /// keeps every value, as an array (the original kept only the last one, undecoded).
 public enum FormBody {
@@ -28,39 +30,13 @@ public enum FormBody {
         })
     }
 
-    /// Percent-decoding with `+` as space; the result must be valid UTF-8.
+    /// Percent-decoding with `+` as space (HTTPKit's decoder); the result must be UTF-8 without NUL.
     public static func decode<C: Collection>(_ bytes: C) throws(PostBodyError) -> String where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i != bytes.endIndex {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "+") {
-                out.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%") {
-                let h = bytes.index(after: i)
-                guard h != bytes.endIndex, bytes.index(after: h) != bytes.endIndex,
-                      let high = hexValue(bytes[h]), let low = hexValue(bytes[bytes.index(after: h)]) else {
-                    throw .badEncoding("a % is not followed by two hex digits")
-                }
-                out.append(high << 4 | low)
-                i = bytes.index(after: h)
-            } else {
-                out.append(byte)
-            }
-            i = bytes.index(after: i)
+        guard let decoded = PercentDecoding.decodedBytes(bytes, plusAsSpace: true) else {
+            throw .badEncoding("a % is not followed by two hex digits")
         }
-        guard let text = String(validating: out, as: UTF8.self) else { throw .notUTF8 }
+        guard let text = String(validating: decoded, as: UTF8.self) else { throw .notUTF8 }
         guard !text.unicodeScalars.contains(where: { $0.value == 0 }) else { throw .badEncoding("a value holds a NUL character") }
         return text
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

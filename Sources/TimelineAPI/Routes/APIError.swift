@@ -28,6 +28,7 @@ enum APIError {
     static func store(_ error: StoreError) -> HTTPError {
         switch error {
         case .closed: return locked
+        case .notFound: return HTTPError.notFound
         case .database(let db) where db.isDiskFull || db.isReadOnly || db.isIOError:
             return HTTPError(.serviceUnavailable, code: "store_unavailable",
                              message: "The store cannot take writes right now (disk full, read-only or failing); reading still works.")

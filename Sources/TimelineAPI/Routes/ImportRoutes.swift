@@ -18,14 +18,10 @@ struct ImportRoutes {
 
     func list() async throws -> Response {
         let store = try app.store()
-        let (sources, jobs): ([Source], [ImportJob])
-        do {
-            var all: [Source] = []
-            if let files = try await store.source(named: Source.filesSourceName) { all.append(files) }
-            all += try await store.rhexSources()
-            sources = all
-            jobs = try await store.importJobs(limit: Self.listedJobs)
-        } catch { throw APIError.store(error) }
+        var sources: [Source] = []
+        if let files = try await store.source(named: Source.filesSourceName) { sources.append(files) }
+        sources += try await store.rhexSources()
+        let jobs = try await store.importJobs(limit: Self.listedJobs)
         var json = JSONWriter(capacity: 512 + jobs.count * 400 + sources.count * 300)
         json.beginObject()
         json.key("sources")
@@ -40,7 +36,7 @@ struct ImportRoutes {
 
     func start(_ request: Request) async throws -> Response {
         var name: String?
-        // No body, or an empty JSON object (what the web app sends for "all"), syncs every source.
+        // No body (what the web app sends for "all"), or an empty JSON object, syncs every source.
         let body = request.bodyText?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "-"
         if !body.isEmpty && body != "{}" {
             let fields = try PostBody.fields(of: request, limits: app.configuration.postLimits)
@@ -51,19 +47,7 @@ struct ImportRoutes {
             }
         }
         let store = try app.store()
-        let jobs: [ImportJob]
-        do {
-            jobs = try await ImportQueue.enqueue(name, trigger: .request, store: store, now: app.now())
-        } catch {
-            switch error {
-            case .unknownSource:
-                throw HTTPError(.notFound, code: "unknown_source", message: APIError.sentence(error.description))
-            case .noSources:
-                throw HTTPError(.conflict, code: "no_source", message: APIError.sentence(error.description))
-            case .store(let storeError):
-                throw APIError.store(storeError)
-            }
-        }
+        let jobs = try await ImportQueue.enqueue(name, trigger: .request, store: store, now: app.now())
         var json = JSONWriter(capacity: 128 + jobs.count * 400)
         json.beginObject()
         json.key("jobs")

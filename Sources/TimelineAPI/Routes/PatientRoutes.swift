@@ -13,17 +13,14 @@ struct PatientRoutes {
 
     func list() async throws -> Response {
         let store = try app.store()
-        let (patients, current): ([Patient], String?)
-        do {
-            patients = try await store.patients()
-            current = try await store.currentPatientID()
-        } catch { throw APIError.store(error) }
+        let patients = try await store.patientsWithSpans()
+        let current = try await store.currentPatientID()
         var json = JSONWriter(capacity: 256 + patients.count * 160)
         json.beginObject()
         json.key("current"); json.string(current)
         json.key("patients")
         json.beginArray()
-        for patient in patients {
+        for (patient, span) in patients {
             json.beginObject()
             json.key("id"); json.string(patient.id)
             json.key("name"); json.string(patient.name)
@@ -31,8 +28,16 @@ struct PatientRoutes {
             json.key("birthdate"); json.int(patient.birthdate)
             json.key("source"); json.string(patient.sourceName)
             json.key("entries"); json.int(Int64(patient.entryCount))
+            json.key("earliest"); json.int(span.earliest)
+            json.key("latest"); json.int(span.latest)
             json.endObject()
         }
+        json.endArray()
+        // The statuses that end a condition, medication or allergy (the timeline's `ongoing` rule), so
+        // that a client draws open bands by the server's rule instead of a copy of it.
+        json.key("closed_statuses")
+        json.beginArray()
+        for status in Entry.closedStatuses.sorted() { json.string(status) }
         json.endArray()
         json.endObject()
         return .json(writer: json)
@@ -44,9 +49,7 @@ struct PatientRoutes {
             throw HTTPError.badRequest("Send the patient's id as the field id.", code: "bad_body")
         }
         let store = try app.store()
-        let selected: Bool
-        do { selected = try await store.setCurrentPatient(id: id) } catch { throw APIError.store(error) }
-        guard selected else { throw APIError.unknownPatient }
+        guard try await store.setCurrentPatient(id: id) else { throw APIError.unknownPatient }
         if request.prefersHTML { return .redirect(to: "/timeline/", status: .seeOther) }
         var json = JSONWriter(capacity: 64)
         json.beginObject()
@@ -57,9 +60,7 @@ struct PatientRoutes {
 
     func export(_ id: String) async throws -> Response {
         let store = try app.store()
-        let document: [UInt8]?
-        do { document = try await store.exportDocument(patientID: id, exportedAt: app.now()) } catch { throw APIError.store(error) }
-        guard let document else { throw APIError.unknownPatient }
+        guard let document = try await ExportDocument.encode(patientID: id, from: store, exportedAt: app.now()) else { throw APIError.unknownPatient }
         var response = Response.json(bytes: document)
         // The id is ours (p_ and hex), safe in a header.
         response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"hreaderd-\(id.filter { $0.isLetter || $0.isNumber || $0 == "_" }).json\"")

@@ -20,41 +20,15 @@ struct TimelineRoutes {
         guard let page = request.query["page"].flatMap(TimelinePage.init(rawValue:)) else { throw APIError.badPage }
         let end: Int64
         if let text = request.query["end"] {
-            guard let parsed = app.windows.end(text) else { throw APIError.badEnd }
+            guard let parsed = app.timeline.end(text) else { throw APIError.badEnd }
             end = parsed
         } else {
             end = app.now()
         }
         let store = try app.store()
-        let requested = request.query["patient"].flatMap { $0.isEmpty ? nil : $0 }
-        let known = store.knownTimelineHead(patientID: requested, withEarliest: page == .all)
-        if let head = known {
-            let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
-            if let cached = app.cache.payload(for: PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window)) {
-                return .json(buffer: cached)
-            }
-        }
-        do {
-            // Unless known from memory, one read resolves the patient and its revision: enough to answer
-            // from the cache.
-            let read: TimelineHead?
-            if let known { read = known } else { read = try await store.timelineHead(patientID: requested, withEarliest: page == .all) }
-            guard let head = read else { throw APIError.noPatient }
-            let patientID = head.patientID
-            let window = app.windows.window(page, endingAt: end, earliest: head.earliest)
-            let key = PayloadCache.Key(patientID: patientID, revision: head.revision, window: window)
-            if let cached = app.cache.payload(for: key) { return .json(buffer: cached) }
-            guard let snapshot = try await store.timelineSnapshot(patientID: patientID, from: window.start, to: window.end) else {
-                throw APIError.unknownPatient
-            }
-            let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: window))
-            // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
-            app.cache.store(payload, for: PayloadCache.Key(patientID: patientID, revision: snapshot.patient.revision, window: window))
-            return .json(buffer: payload)
-        } catch let error as StoreError {
-            if case .notFound = error { throw APIError.unknownPatient }
-            throw APIError.store(error)
-        }
+        let asked = TimelineReader.Request(page: page, end: end, patientID: request.query["patient"].flatMap { $0.isEmpty ? nil : $0 })
+        if let cached = app.timeline.cachedPage(asked, store: store) { return .json(buffer: cached) }
+        return .json(buffer: try await app.timeline.page(asked, store: store))
     }
 
     func post(_ request: Request) async throws -> Response {
@@ -67,8 +41,6 @@ struct TimelineRoutes {
             post = try await store.addTimelinePost(patientID: patientID, kind: kind, dataJSON: fields.json, createdAt: app.now())
         } catch .notFound {
             throw APIError.unknownPatient
-        } catch {
-            throw APIError.store(error)
         }
         if request.prefersHTML {
             return .redirect(to: "/timeline/", status: .seeOther)
@@ -80,17 +52,13 @@ struct TimelineRoutes {
 
     func entry(_ id: String) async throws -> Response {
         let store = try app.store()
-        let post: TimelinePost?
-        do { post = try await store.timelinePost(id: id) } catch { throw APIError.store(error) }
-        guard let post else { throw APIError.unknownEntry }
+        guard let post = try await store.timelinePost(id: id) else { throw APIError.unknownEntry }
         return .json(writer: Self.json(post))
     }
 
     func delete(_ id: String) async throws -> Response {
         let store = try app.store()
-        let deleted: Bool
-        do { deleted = try await store.deleteTimelinePost(id: id) } catch { throw APIError.store(error) }
-        guard deleted else { throw APIError.unknownEntry }
+        guard try await store.deleteTimelinePost(id: id) else { throw APIError.unknownEntry }
         return Response(status: .noContent)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import TimelineAPI
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let store = try global.openStore()
         defer { store.close() }
-        guard let document = try store.exportDocumentSync(patientID: patient) else {
+        guard let document = try ExportDocument.encodeSync(patientID: patient, from: store) else {
             throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         }
         if let output {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Store
+import TimelineAPI
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         let directory = global.stateDirectory
         let password = try global.passwordSource.readNew(prompt: "New store password: ")
-        let (store, recoveryKey) = try Store.create(at: directory, password: password)
+        let (store, recoveryKey) = try Store.create(at: directory, password: password, options: .timeline)
         store.close()
         Console.out("Created an encrypted store in \(directory.path)")
         Console.out("")

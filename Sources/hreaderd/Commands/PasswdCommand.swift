@@ -1,5 +1,6 @@
 import ArgumentParser
 import Store
+import TimelineAPI
 
 struct PasswdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,7 @@ struct PasswdCommand: ParsableCommand {
             key = try vault.unlock(password: try global.readPassword(prompt: "Current password: "))
         }
         // Prove the key opens this database before replacing anything.
-        let store = try Store.open(at: directory, key: key)
+        let store = try Store.open(at: directory, key: key, options: .timeline)
         store.close()
         let newSource: PasswordSource = newPasswordFile.map { .file($0) } ?? .terminal
         let newPassword = try newSource.readNew(prompt: "New password: ")

@@ -3,7 +3,6 @@ import Foundation
 import HTTPKit
 import Logging
 import ImportJobs
-import Records
 import RHExClient
 import Store
 import TimelineAPI
@@ -70,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         let gate = StoreGate()
         if !locked, case .file = global.passwordSource {
             let password = try global.readPassword()
-            gate.unlock(with: try Store.open(at: directory, password: password))
+            gate.unlock(with: try Store.open(at: directory, password: password, options: .timeline))
         }
 
         var appConfiguration = TimelineApp.Configuration()

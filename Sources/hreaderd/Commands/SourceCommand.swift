@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImportJobs
-import Records
 import RHExClient
 import Store
 

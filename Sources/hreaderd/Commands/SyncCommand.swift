@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ImportJobs
-import Records
 import RHExClient
 import Store
 import Synchronization

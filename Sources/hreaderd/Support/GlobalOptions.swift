@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import TimelineAPI
 
 /// The options every subcommand shares: where the state lives and where the password comes from.
 struct GlobalOptions: ParsableArguments {
@@ -56,6 +57,6 @@ extension GlobalOptions {
         let directory = stateDirectory
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
-        return try Store.open(at: directory, password: try readPassword())
+        return try Store.open(at: directory, password: try readPassword(), options: .timeline)
     }
 }

@@ -44,9 +44,7 @@ final class SyncHarness: Sendable {
                      source: ((String) -> Store.NewSource)? = nil,
                      _ body: (SyncHarness) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-sync")
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1)
-        let (store, _) = try Store.create(at: StateDirectory(path: dir.file("state")), password: "pw",
-                                          passwordParameters: fast, recoveryParameters: fast)
+        let (store, _) = try TestStore.create(at: dir.file("state"))
         let sandbox = RHExSandbox(configuration: sandboxConfiguration, records: records)
         try await sandbox.start()
         let harness = SyncHarness(dir: dir, store: store, sandbox: sandbox)

@@ -2,13 +2,11 @@ import Foundation
 @_exported import TestSupport
 @testable import Store
 
-/// Cheap scrypt settings so unit tests do not spend seconds on key derivation (the real defaults are
-/// exercised by the CLI tests).
-let fastScrypt = ScryptParameters(logN: 10, r: 8, p: 1)
+let fastScrypt = TestStore.fastScrypt
 
 func makeStore(in dir: TemporaryDirectory, password: String = "correct horse") throws -> (Store, RecoveryKey, StateDirectory) {
     let state = StateDirectory(path: dir.file("state"))
-    let (store, recovery) = try Store.create(at: state, password: password, passwordParameters: fastScrypt, recoveryParameters: fastScrypt)
+    let (store, recovery) = try TestStore.create(at: state.path, password: password)
     return (store, recovery, state)
 }
 

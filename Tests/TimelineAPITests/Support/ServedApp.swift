@@ -1,9 +1,7 @@
 import Foundation
 import HTTPKit
 import Logging
-import ImportJobs
 import Records
-import RHExClient
 import Store
 import Synchronization
 import TestSupport
@@ -41,8 +39,7 @@ final class ServedApp: Sendable {
                      _ body: (ServedApp) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-api")
         let state = StateDirectory(path: dir.file("state"))
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1)
-        let (store, _) = try Store.create(at: state, password: "pw", passwordParameters: fast, recoveryParameters: fast)
+        let (store, _) = try TestStore.create(at: state.path)
         for record in records { _ = try store.importRecordSync(record) }
         let clock = TestClock(now)
         var configuration = TimelineApp.Configuration()

@@ -1,0 +1,27 @@
+/// When a patient's record begins and ends: the dates of their first and last entry (an entry's date is
+/// the first of its time, start and end). Each bound is one index seek (min and max of the indexed date),
+/// so listing a family with its spans costs next to nothing however long the records are. Posts are not
+/// entries of the record and do not count (the `all` page's start, which counts them, is the head's).
+public struct RecordSpan: Sendable, Equatable {
+    public var earliest: Int64?
+    public var latest: Int64?
+}
+
+enum RecordSpanQuery {
+    static func span(patientID: String, in db: Database) throws -> RecordSpan {
+        // Two statements: SQLite answers a lone min() or max() from the index's end, not both at once.
+        RecordSpan(earliest: try db.scalar("SELECT min(date) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self),
+                   latest: try db.scalar("SELECT max(date) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self))
+    }
+}
+
+extension Store {
+    /// Every patient, by name, with the span of their record; in one snapshot.
+    public func patientsWithSpans() async throws(StoreError) -> [(patient: Patient, span: RecordSpan)] {
+        try await read { db in
+            try db.rows("SELECT \(Store.patientColumns) ORDER BY p.name, p.id", [], Store.patient).map { patient in
+                (patient, try RecordSpanQuery.span(patientID: patient.id, in: db))
+            }
+        }
+    }
+}

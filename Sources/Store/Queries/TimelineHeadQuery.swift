@@ -1,0 +1,37 @@
+/// The head of a timeline request (which patient, its revision, its earliest time), read once and then
+/// remembered until the next commit (`TimelineHeadMemo`), so that a cached page can be answered from memory.
+extension Store {
+    /// The patient (`patientID`, else the current patient), its revision and, when asked, its earliest
+    /// time, in one read. `.notFound` when there is no such patient; nil when there is no patient at all.
+    public func timelineHead(patientID: String?, withEarliest: Bool) async throws(StoreError) -> TimelineHead? {
+        let key = TimelineHeadMemo.Key(patientID: patientID, withEarliest: withEarliest)
+        // Read the count before the store: a commit in between then only makes the memo miss once more.
+        let count = commitCount
+        let head = try await read { db in try Self.head(patientID: patientID, withEarliest: withEarliest, in: db) }
+        if let head, let count { headMemo.remember(head, for: key, commitCount: count) }
+        return head
+    }
+
+    /// What `timelineHead` last answered, when no transaction has committed since; nil otherwise.
+    /// Memory only, never blocks: for answering from a cache on an event loop.
+    public func knownTimelineHead(patientID: String?, withEarliest: Bool) -> TimelineHead? {
+        guard let count = commitCount else { return nil }
+        return headMemo.head(for: TimelineHeadMemo.Key(patientID: patientID, withEarliest: withEarliest), commitCount: count)
+    }
+
+    static func head(patientID: String?, withEarliest: Bool, in db: Database) throws -> TimelineHead? {
+        guard let id = try patientID ?? CurrentPatient.id(in: db) else { return nil }
+        guard let revision = try db.scalar("SELECT revision FROM patients WHERE id = ?", [id], as: Int64.self) else {
+            throw StoreError.notFound("patient \(id)")
+        }
+        guard withEarliest else { return TimelineHead(patientID: id, revision: revision, earliest: nil) }
+        let earliest = try db.scalar("""
+            SELECT min(m) FROM (
+                SELECT min(date) AS m FROM entries WHERE patient_id = ?1
+                UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
+                UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
+                UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1)
+            """, [id], as: Int64.self)
+        return TimelineHead(patientID: id, revision: revision, earliest: earliest)
+    }
+}

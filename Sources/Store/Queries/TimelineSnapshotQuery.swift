@@ -1,0 +1,24 @@
+/// The timeline's one read: everything a window shows of one patient — the patient, the window's
+/// entries (`TimelineWindowQuery`), the ongoing ones (`OngoingQuery`) and the posts of the window — in
+/// one consistent snapshot, so that a page never mixes two states of the record.
+enum TimelineSnapshotQuery {
+    /// nil when there is no such patient.
+    static func read(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> TimelineSnapshot? {
+        guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
+            return nil
+        }
+        let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, in: db)
+        return TimelineSnapshot(
+            patient: patient, sections: window.sections, vitalSigns: window.vitalSigns,
+            ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db),
+            posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db))
+    }
+}
+
+extension Store {
+    /// What the window `start...end` (epoch seconds, inclusive) shows of `patientID`, in one snapshot;
+    /// nil when there is no such patient.
+    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> TimelineSnapshot? {
+        try await read { db in try TimelineSnapshotQuery.read(patientID: patientID, from: start, to: end, in: db) }
+    }
+}

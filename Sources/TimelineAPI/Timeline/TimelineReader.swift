@@ -1,0 +1,65 @@
+import Foundation
+import HTTPKit
+import Store
+
+/// The timeline's read path, owned in one place: the window arithmetic (memoised), the payload cache,
+/// the store's snapshot read and the encoding. The route parses the request, asks, and answers.
+///
+/// A page is keyed by patient, revision and window. A page that is cached and cannot have changed (no
+/// commit since its head was read) is answered from memory, on the event loop; otherwise one read
+/// resolves the head (enough to answer from the cache), and only a miss reads the snapshot.
+final class TimelineReader: Sendable {
+    let cache = PayloadCache()
+    private let windows: TimelineWindowMemo
+
+    init(calendar: Calendar) { windows = TimelineWindowMemo(calendar: calendar) }
+
+    /// What a request asks for.
+    struct Request: Sendable {
+        var page: TimelinePage
+        var end: Int64
+        /// nil: the current patient.
+        var patientID: String?
+    }
+
+    /// `end` as a request gives it (RFC 3339, `YYYY-MM-DD`, epoch seconds); nil when it is not a time.
+    func end(_ text: String) -> Int64? { windows.end(text) }
+
+    /// The page from memory alone, when it is cached and nothing has committed since its head was read.
+    /// Never blocks: for the event loop.
+    func cachedPage(_ request: Request, store: Store) -> ByteBuffer? {
+        guard let head = store.knownTimelineHead(patientID: request.patientID, withEarliest: request.page == .all) else { return nil }
+        return cache.payload(for: key(request, head: head))
+    }
+
+    /// The page: from the cache when its revision is current, else read and encoded (and cached).
+    func page(_ request: Request, store: Store) async throws -> ByteBuffer {
+        let withEarliest = request.page == .all
+        var found = store.knownTimelineHead(patientID: request.patientID, withEarliest: withEarliest)
+        if found == nil {
+            do {
+                found = try await store.timelineHead(patientID: request.patientID, withEarliest: withEarliest)
+            } catch .notFound {
+                throw APIError.unknownPatient
+            }
+        }
+        guard let head = found else { throw APIError.noPatient }
+        let key = key(request, head: head)
+        if let cached = cache.payload(for: key) { return cached }
+        guard let snapshot = try await store.timelineSnapshot(patientID: head.patientID, from: key.window.start, to: key.window.end) else {
+            throw APIError.unknownPatient
+        }
+        let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: key.window))
+        // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
+        cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: snapshot.patient.revision, window: key.window))
+        return payload
+    }
+
+    /// Cached pages are decrypted patient data: they leave memory with the key.
+    func forget() { cache.removeAll() }
+
+    private func key(_ request: Request, head: TimelineHead) -> PayloadCache.Key {
+        let window = windows.window(request.page, endingAt: request.end, earliest: head.earliest)
+        return PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window)
+    }
+}

@@ -1,0 +1,94 @@
+import Store
+
+/// The whole normalised record of one patient as one JSON document (`/patients/{id}/export.json`,
+/// `hreaderd export`): every entry with its raw source JSON and everything the person posted, so that
+/// they can always take all their data out. Written as the store hands the rows over.
+public struct ExportDocument: RecordExportWriter {
+    public static let formatVersion = 1
+
+    private var json = JSONWriter(capacity: 64 * 1024)
+    private var section = Section.head
+    private let exportedAt: Int64
+
+    private enum Section { case head, entries, posts }
+
+    public init(exportedAt: Int64) { self.exportedAt = exportedAt }
+
+    /// The document; nil when the store had no such patient.
+    public static func encode(patientID: String, from store: Store, exportedAt: Int64 = Store.now()) async throws(StoreError) -> [UInt8]? {
+        try await store.exportRecord(patientID: patientID, into: ExportDocument(exportedAt: exportedAt))?.finished()
+    }
+
+    public static func encodeSync(patientID: String, from store: Store, exportedAt: Int64 = Store.now()) throws(StoreError) -> [UInt8]? {
+        try store.exportRecordSync(patientID: patientID, into: ExportDocument(exportedAt: exportedAt))?.finished()
+    }
+
+    public mutating func patient(_ patient: ExportedPatient) {
+        json.beginObject()
+        json.key("format"); json.string("hreaderd-export")
+        json.key("version"); json.int(Int64(Self.formatVersion))
+        json.key("exported_at"); json.int(exportedAt)
+        json.key("patient"); json.beginObject()
+        json.key("id"); json.string(patient.id)
+        json.key("source"); json.string(patient.sourceName)
+        json.key("record_id"); json.string(patient.recordID)
+        json.key("medical_record_number"); json.string(patient.medicalRecordNumber)
+        json.key("name"); json.string(patient.name)
+        json.key("first_name"); json.string(patient.firstName)
+        json.key("last_name"); json.string(patient.lastName)
+        json.key("gender"); json.string(patient.gender)
+        json.key("birthdate"); json.int(patient.birthdate)
+        json.key("imported_at"); json.int(patient.importedAt)
+        json.key("updated_at"); json.int(patient.updatedAt)
+        json.key("entry_count"); json.int(patient.entryCount)
+        json.key("other_fields"); json.raw(patient.otherFieldsJSON)
+        json.endObject()
+        json.key("entries"); json.beginArray()
+        section = .entries
+    }
+
+    public mutating func entry(_ entry: ExportedEntry) {
+        json.beginObject()
+        json.key("id"); json.string(entry.id)
+        json.key("type"); json.string(entry.type)
+        json.key("description"); json.string(entry.description)
+        json.key("date"); json.int(entry.date)
+        json.key("time"); json.int(entry.time)
+        json.key("start_time"); json.int(entry.startTime)
+        json.key("end_time"); json.int(entry.endTime)
+        json.key("status"); json.string(entry.status)
+        json.key("value"); json.number(entry.value)
+        json.key("text_value"); json.string(entry.textValue)
+        json.key("units"); json.string(entry.units)
+        json.key("codes"); json.raw(entry.codesJSON)
+        json.key("source_id"); json.string(entry.sourceEntryID)
+        json.key("raw"); json.raw(entry.rawJSON)
+        json.endObject()
+    }
+
+    public mutating func post(_ post: TimelinePost) {
+        startPosts()
+        json.beginObject()
+        json.key("id"); json.string(post.id)
+        json.key("type"); json.string(post.kind.rawValue)
+        json.key("created_at"); json.int(post.createdAt)
+        json.key("data"); json.raw(post.dataJSON)
+        json.endObject()
+    }
+
+    private mutating func startPosts() {
+        guard section == .entries else { return }
+        json.endArray()
+        json.key("timeline_entries"); json.beginArray()
+        section = .posts
+    }
+
+    /// Closes the document.
+    func finished() -> [UInt8] {
+        var document = self
+        document.startPosts()
+        document.json.endArray()
+        document.json.endObject()
+        return document.json.bytes
+    }
+}
