@@ -16,20 +16,9 @@ public struct ExportedPatient: Sendable {
     public var otherFieldsJSON: String
 }
 
-/// An entry as the export reads it: the normalised fields and the source's JSON, verbatim.
+/// An entry as the export reads it: the normalised fields, and what the source sent, verbatim.
 public struct ExportedEntry: Sendable {
-    public var id: String
-    public var type: String
-    public var description: String?
-    public var date: Int64?
-    public var time: Int64?
-    public var startTime: Int64?
-    public var endTime: Int64?
-    public var status: String?
-    public var value: Double?
-    public var textValue: String?
-    public var units: String?
-    public var codesJSON: String
+    public var entry: StoredEntry
     /// The entry's `_id` in the source.
     public var sourceEntryID: String?
     public var rawJSON: String

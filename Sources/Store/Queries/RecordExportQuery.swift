@@ -17,16 +17,11 @@ enum RecordExportQuery {
         guard let patient else { return false }
         writer.patient(patient)
         try db.statement("""
-            SELECT id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes,
-                   source_entry_id, raw
+            SELECT \(TimelineWindowQuery.storedEntryColumns), source_entry_id, raw
             FROM entries WHERE patient_id = ? ORDER BY date IS NULL, date, id
             """).forEach([patientID]) { row in
-            writer.entry(ExportedEntry(
-                id: row.string("id"), type: row.string("type"), description: row.stringOrNil("description"),
-                date: row.int64OrNil("date"), time: row.int64OrNil("time"), startTime: row.int64OrNil("start_time"),
-                endTime: row.int64OrNil("end_time"), status: row.stringOrNil("status"), value: row.doubleOrNil("value"),
-                textValue: row.stringOrNil("text_value"), units: row.stringOrNil("units"), codesJSON: row.string("codes"),
-                sourceEntryID: row.stringOrNil("source_entry_id"), rawJSON: row.string("raw")))
+            writer.entry(ExportedEntry(entry: try TimelineWindowQuery.storedEntry(row), sourceEntryID: row.stringOrNil("source_entry_id"),
+                                       rawJSON: row.string("raw")))
         }
         try db.statement("SELECT \(TimelinePostQueries.columns) FROM timeline_entries WHERE patient_id = ? ORDER BY created_at, rowid")
             .forEach([patientID]) { row in writer.post(try TimelinePostQueries.post(row)) }

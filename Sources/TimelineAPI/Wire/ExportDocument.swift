@@ -47,10 +47,11 @@ public struct ExportDocument: RecordExportWriter {
         section = .entries
     }
 
-    public mutating func entry(_ entry: ExportedEntry) {
+    public mutating func entry(_ exported: ExportedEntry) {
+        let entry = exported.entry
         json.beginObject()
         json.key("id"); json.string(entry.id)
-        json.key("type"); json.string(entry.type)
+        json.key("type"); json.string(entry.type.rawValue)
         json.key("description"); json.string(entry.description)
         json.key("date"); json.int(entry.date)
         json.key("time"); json.int(entry.time)
@@ -61,8 +62,8 @@ public struct ExportDocument: RecordExportWriter {
         json.key("text_value"); json.string(entry.textValue)
         json.key("units"); json.string(entry.units)
         json.key("codes"); json.raw(entry.codesJSON)
-        json.key("source_id"); json.string(entry.sourceEntryID)
-        json.key("raw"); json.raw(entry.rawJSON)
+        json.key("source_id"); json.string(exported.sourceEntryID)
+        json.key("raw"); json.raw(exported.rawJSON)
         json.endObject()
     }
 
