@@ -46,22 +46,26 @@ class Context:
         element.click()
 
     # The shipped app carries no test hooks: the tests watch what a person's assistive technology sees.
-    # `#main` is aria-busy while a window loads; each time the attribute goes, a window has been drawn.
-    # This observer (installed by the test) counts those ends and times the last load, start to drawn.
+    # `#main` is aria-busy while a window loads; when the attribute goes, the window (the address's
+    # hash) is drawn for the person named in the heading. This observer, installed by the test, counts
+    # those ends, notes what each one drew, and times the last load from start to drawn.
     WATCH_DRAWS = """
+        const main = document.getElementById('main');
+        const drawn = () => location.hash + '|' + document.getElementById('person-name').textContent;
         if (!window.__draws) {
-          const main = document.getElementById('main');
-          const draws = window.__draws = {count: main.hasAttribute('aria-busy') ? 0 : 1, ms: null, started: null};
+          const busy = main.hasAttribute('aria-busy');
+          const draws = window.__draws = {count: busy ? 0 : 1, last: busy ? '' : drawn(), ms: null, started: null};
           new MutationObserver((records) => {
             for (const record of records) {
               if (record.oldValue === null) { draws.started = performance.now(); continue; }
               if (main.hasAttribute('aria-busy')) continue;
               draws.count += 1;
+              draws.last = drawn();
               if (draws.started !== null) draws.ms = performance.now() - draws.started;
             }
           }).observe(main, {attributes: true, attributeFilter: ['aria-busy'], attributeOldValue: true});
         }
-        return window.__draws;
+        return Object.assign({busy: main.hasAttribute('aria-busy')}, window.__draws);
     """
 
     def draws(self):
@@ -71,16 +75,13 @@ class Context:
         return int(self.draws()["count"])
 
     def rendered(self):
-        """`#/view/end|patient` of the window drawn, or '' while one loads."""
-        self.draws()
-        return self.js("""
-            const main = document.getElementById('main');
-            if (main.hasAttribute('aria-busy')) return '';
-            return location.hash + '|' + document.getElementById('patient-select').value;
-        """)
+        """`#/view/end|Person Name` of the window drawn last, or '' while one loads."""
+        draws = self.draws()
+        return "" if draws["busy"] else draws["last"]
 
     def wait_rendered(self, hash_, patient=None, after=None, timeout=10):
-        want = f"{hash_}|{patient}" if patient else hash_
+        names = {pid: name for name, pid in self.daemon.patients.items()}
+        want = f"{hash_}|{names.get(patient, patient)}" if patient else hash_
 
         def ready():
             current = self.rendered()
