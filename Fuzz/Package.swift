@@ -15,6 +15,7 @@ let package = Package(
             name: "hreaderd-fuzz",
             dependencies: [
                 .product(name: "Records", package: "hreaderd"),
+                .product(name: "RHExClient", package: "hreaderd"),
                 .product(name: "HTTPKit", package: "hreaderd"),
                 .product(name: "TimelineAPI", package: "hreaderd"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import Records
+import RHExClient
 import TimelineAPI
 
 /// One libFuzzer harness for every parser; `HREADERD_FUZZ_TARGET` picks the parser (read once).
