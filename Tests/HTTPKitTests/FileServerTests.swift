@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import TestSupport
 import Testing
 
 @Suite("Static files")
@@ -16,7 +17,7 @@ struct FileServerTests {
 
     /// root/ with files of several kinds, and outside/ next to it with a secret.
     static func fixture() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         try directory.file("root/index.html", "<h1>home</h1>")
         try directory.file("root/app.js", "console.log(1)")
         try directory.file("root/style.css", "body{}")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPKit
 import NIOCore
+import TestSupport
 import Testing
 
 @Suite("Listeners")
@@ -13,7 +14,7 @@ struct ListenerTests {
 
     @Test("a Unix socket is created owner-only, serves requests, and is removed at shutdown")
     func unixSocket() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/http.sock"
         let server = HTTPServer(configuration: testConfiguration { $0.listeners = [.unix(path: path)] }, router: self.unixRouter())
@@ -29,7 +30,7 @@ struct ListenerTests {
 
     @Test("a Unix socket takes the mode it is given")
     func unixSocketMode() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/group.sock"
         try await withServer(testConfiguration { $0.listeners = [.unix(path: path, mode: 0o660)] }) { _ in
@@ -39,7 +40,7 @@ struct ListenerTests {
 
     @Test("a stale socket file left by a crash is replaced")
     func staleSocket() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/stale.sock"
         try Sockets.staleSocketFile(at: path)
@@ -52,7 +53,7 @@ struct ListenerTests {
 
     @Test("a socket another server is listening on is refused, and that server keeps serving")
     func liveSocket() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/live.sock"
         let configuration = testConfiguration { $0.listeners = [.unix(path: path)] }
@@ -66,7 +67,7 @@ struct ListenerTests {
 
     @Test("a file that is not a socket is never replaced")
     func notASocket() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/important.txt"
         try directory.file("important.txt", "keep me")
@@ -89,7 +90,7 @@ struct ListenerTests {
 
     @Test("an inherited Unix socket is adopted and known as a Unix socket")
     func inheritedUnix() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/systemd.sock"
         let descriptor = try Sockets.unixSocket(at: path, listening: true)
@@ -164,7 +165,7 @@ struct ListenerTests {
 
     @Test("several listeners serve at once; start reports them in order")
     func severalListeners() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/both.sock"
         let configuration = testConfiguration { $0.listeners = [.tcp(host: "127.0.0.1", port: 0), .unix(path: path)] }
@@ -182,7 +183,7 @@ struct ListenerTests {
 
     @Test("when one listener fails, start throws and leaves nothing bound")
     func partialFailure() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         let path = directory.path + "/partial.sock"
         try await withServer { running in

@@ -1,4 +1,5 @@
 import HTTPKit
+import TestSupport
 import Testing
 
 /// A deterministic pseudo-random generator (SplitMix64), so that a failure can be replayed.
@@ -91,7 +92,7 @@ struct RobustnessTests {
 
     @Test("thousands of random and mutated requests leave the server answering correctly, with no connection left open")
     func fuzz() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("httpkit-tests")
         defer { directory.remove() }
         try directory.file("root/index.html", "<h1>home</h1>")
         var router = demoRouter()

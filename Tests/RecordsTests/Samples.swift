@@ -1,32 +1,13 @@
-import Foundation
 import Records
 import Store
 import TestSupport
 import Testing
 
-/// The third-party sample records in `../shared/rhex-samples/` (see its README.md). Tests read them
-/// where they are and never copy them into the project; where the folder is absent (a clone without
-/// the shared folder), the tests that need it are skipped with `Samples.missingReason`.
+/// The RHEx sample records of `../shared/rhex-samples/` (see its README.md) that these tests read,
+/// through `SharedSamples` (which finds the folder, or `HREADERD_RHEX_SAMPLES`).
 enum Samples {
-    /// `HREADERD_RHEX_SAMPLES` overrides; else the folder beside the repository:
-    /// this file is `<repo>/Tests/RHExClientTests/Samples.swift`, samples are `<repo>/../shared/rhex-samples`.
-    static let directory: URL = {
-        if let override = ProcessInfo.processInfo.environment["HREADERD_RHEX_SAMPLES"], !override.isEmpty {
-            return URL(fileURLWithPath: override, isDirectory: true)
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // RHExClientTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent() // repository
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/rhex-samples", isDirectory: true)
-    }()
-
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
-    }
-
-    static let missingReason: Comment = "the shared RHEx sample records are not at ../shared/rhex-samples (set HREADERD_RHEX_SAMPLES)"
+    static var available: Bool { SharedSamples.rhex.available }
+    static var missingReason: Comment { SharedSamples.rhex.skipReason }
 
     /// The single-record JSON files (the C32/C-CDA XML files are for other importers).
     static let recordFiles = [
@@ -38,13 +19,9 @@ enum Samples {
 
     static let fixture500 = "pds_records_500.ndjson"
 
-    static func path(_ name: String) -> String {
-        directory.appendingPathComponent(name).path
-    }
+    static func path(_ name: String) -> String { SharedSamples.rhex.path(name) }
 
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
-    }
+    static func bytes(_ name: String) throws -> [UInt8] { try SharedSamples.rhex.bytes(name) }
 
     static func record(_ name: String) throws -> PatientRecord {
         try RecordParser().parse(try bytes(name))

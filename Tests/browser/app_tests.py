@@ -23,7 +23,6 @@ class Context:
         self.shots = shots
         self.base = daemon.origin + "/timeline/"
         self.allowed_console = []  # substrings of console lines a test expects (a 401 on a wrong password)
-        self.imports_missing = None
         self.henry = daemon.patients["Henry Smith"]
         self.nancy = daemon.patients["Nancy Smith"]
 
@@ -123,7 +122,7 @@ class Context:
         entries = self.browser.drain_console()
         violations = self.browser.csp_violations()
         problems = []
-        allowed = self.allowed_console + self.default_allowed()
+        allowed = self.allowed_console
         for entry in entries:
             message = entry.get("message", "")
             if any(expected in message for expected in allowed):
@@ -135,19 +134,6 @@ class Context:
             problems.extend(f"CSP violation: {v}" for v in violations)
         if problems:
             raise AssertionError(f"{name}: console errors or CSP violations:\n  " + "\n  ".join(problems))
-
-    def default_allowed(self):
-        # Until the import routes exist (issue 7), the panel's probe of /imports.json is a 404 the app
-        # expects and shows as "no sources". The console notes the failed load; nothing else may.
-        allowed = []
-        if self.imports_missing is None:
-            status, _ = self.daemon.request("GET", "/imports.json")
-            if status in (401, 423):
-                return allowed  # locked: the app asks for nothing then; ask again later
-            self.imports_missing = status == 404
-        if self.imports_missing:
-            allowed.append("/imports.json - Failed to load resource: the server responded with a status of 404")
-        return allowed
 
     def recover(self):
         """After a failed test: back to a known state (signed in, Henry, the decade view)."""

@@ -9,7 +9,8 @@
 # and prints the HTTPKit/nginx ratio for the file.
 #
 # Usage: bench/http/run.sh [--duration 10s] [--connections 50] [--threads 2]
-# Installs wrk and nginx-light with apt-get when they are missing (needs root).
+# Installs wrk and nginx-light with apt-get when they are missing, as root; as another user it prints
+# the command to run and stops.
 set -euo pipefail
 
 duration=10s
@@ -30,6 +31,11 @@ httpkit_port=18481
 nginx_port=18482
 
 if ! command -v wrk >/dev/null || ! [[ -x /usr/sbin/nginx ]]; then
+    if [[ $(id -u) -ne 0 ]]; then
+        echo "the benchmark needs wrk and nginx; install them (as root), then run this again:" >&2
+        echo "    sudo apt-get install wrk nginx-light" >&2
+        exit 1
+    fi
     echo "installing wrk and nginx-light…" >&2
     apt-get update -qq
     # No service start: this script runs its own nginx, on its own port.
