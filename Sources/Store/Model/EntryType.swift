@@ -8,6 +8,10 @@ public enum EntryType: String, Sendable, CaseIterable, Codable, Hashable {
     case procedure
     case result
     case vitalSign = "vital_sign"
+    // From FHIR and C-CDA (RHEx records keep these sections raw, not shown).
+    case socialHistory = "social_history"
+    case careGoal = "care_goal"
+    case medicalEquipment = "medical_equipment"
 
     /// The record section that holds this type (`conditions`, `vital_signs`, …).
     public var section: String {
@@ -20,6 +24,9 @@ public enum EntryType: String, Sendable, CaseIterable, Codable, Hashable {
         case .procedure: return "procedures"
         case .result: return "results"
         case .vitalSign: return "vital_signs"
+        case .socialHistory: return "social_history"
+        case .careGoal: return "care_goals"
+        case .medicalEquipment: return "medical_equipment"
         }
     }
 

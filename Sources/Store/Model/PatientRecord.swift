@@ -16,6 +16,10 @@ public struct PatientRecord: Sendable, Equatable {
     /// so that the export holds all the source had.
     public var otherFieldsJSON: String
     public var entries: [Entry]
+    /// The source's identifiers of the person (FHIR), by which a later import finds them again.
+    public var identifiers: [PatientIdentifier] = []
+    /// Resources of the person that are not entries (FHIR), kept verbatim.
+    public var keptResources: [KeptResource] = []
 
     public init(
         recordID: String, medicalRecordNumber: String? = nil, firstName: String? = nil, lastName: String? = nil,

@@ -4,35 +4,48 @@ import Foundation
 /// there: new entries are added, changed ones updated in place (keeping their ids), missing ones removed.
 enum RecordImport {
     static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
-                      in db: Database) throws -> ImportSummary {
+                      options: ImportOptions = .replace, in db: Database) throws -> ImportSummary {
         guard let encoder else { throw StoreError.noEntryEncoder }
         guard let sourceID = try db.scalar("SELECT id FROM sources WHERE name = ?", [sourceName], as: Int64.self) else {
             throw StoreError.notFound("source \(sourceName)")
         }
-        let patientID = Patient.id(sourceName: sourceName, recordID: record.recordID)
+        let patientID = try patientID(for: record, sourceName: sourceName, options: options, in: db)
         var summary = ImportSummary(patientID: patientID, patient: .unchanged)
+        let merging = options.mode == .merge
 
         struct Demographics: Equatable {
             var mrn, name, first, last, gender: String?
             var birthdate: Int64?
             var other: String?
         }
-        let incoming = Demographics(mrn: record.medicalRecordNumber, name: record.name, first: record.firstName,
+        var incoming = Demographics(mrn: record.medicalRecordNumber, name: record.name, first: record.firstName,
                                     last: record.lastName, gender: record.gender, birthdate: record.birthdate,
                                     other: record.otherFieldsJSON)
         let stored = try db.row(
             "SELECT mrn, name, first_name, last_name, gender, birthdate, other_fields FROM patients WHERE id = ?", [patientID]
         ) { row in
-            Demographics(mrn: row.stringOrNil(0), name: row.stringOrNil(1), first: row.stringOrNil(2), last: row.stringOrNil(3),
-                         gender: row.stringOrNil(4), birthdate: row.int64OrNil(5), other: row.stringOrNil(6))
+            Demographics(mrn: row.stringOrNil("mrn"), name: row.stringOrNil("name"), first: row.stringOrNil("first_name"),
+                         last: row.stringOrNil("last_name"), gender: row.stringOrNil("gender"),
+                         birthdate: row.int64OrNil("birthdate"), other: row.stringOrNil("other_fields"))
+        }
+        if merging, let stored {
+            // A partial record (a file without the Patient resource) does not blank what is known.
+            func keep<T>(_ new: T?, _ old: T?) -> T? { new ?? old }
+            incoming.mrn = keep(incoming.mrn, stored.mrn)
+            incoming.name = incoming.name?.isEmpty ?? true ? stored.name : incoming.name
+            incoming.first = keep(incoming.first, stored.first)
+            incoming.last = keep(incoming.last, stored.last)
+            incoming.gender = keep(incoming.gender, stored.gender)
+            incoming.birthdate = keep(incoming.birthdate, stored.birthdate)
+            if incoming.other == "{}" { incoming.other = stored.other }
         }
         if let stored {
             if stored != incoming {
                 try db.execute("""
                     UPDATE patients SET mrn = ?, name = ?, first_name = ?, last_name = ?, gender = ?, birthdate = ?,
                         other_fields = ? WHERE id = ?
-                    """, [record.medicalRecordNumber, record.name, record.firstName, record.lastName, record.gender,
-                          record.birthdate, record.otherFieldsJSON, patientID])
+                    """, [incoming.mrn, incoming.name, incoming.first, incoming.last, incoming.gender,
+                          incoming.birthdate, incoming.other, patientID])
                 summary.patient = .updated
             }
         } else {
@@ -44,11 +57,17 @@ enum RecordImport {
                       record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now])
             summary.patient = .added
         }
+        if !record.identifiers.isEmpty {
+            let add = try db.statement("INSERT OR IGNORE INTO patient_identifiers (patient_id, system, value) VALUES (?, ?, ?)")
+            for identifier in record.identifiers { try add.execute([patientID, identifier.system, identifier.value]) }
+        }
+        let keptChanged = try KeptResources.apply(record.keptResources, patientID: patientID, replacing: !merging, in: db)
+        if keptChanged, summary.patient == .unchanged { summary.patient = .updated }
 
-        var existing: [String: [UInt8]] = [:]
+        var existing: [String: (hash: [UInt8], type: EntryType?)] = [:]
         if stored != nil {
-            try db.statement("SELECT id, content_hash FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
-                existing[row.string(0)] = row.bytes(1)
+            try db.statement("SELECT id, content_hash, type FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
+                existing[row.string(0)] = (row.bytes(1), EntryType(rawValue: row.string(2)))
             }
         }
 
@@ -82,35 +101,64 @@ enum RecordImport {
             let codes = JSONWriter.codes(entry.codes)
             let hash = contentHash(entry, codes: codes)
             if let old = existing[entry.id] {
-                if old == hash {
+                if old.hash == hash {
                     summary.entriesUnchanged += 1
+                    summary.byType[entry.type.ordinal].unchanged += 1
                 } else {
                     try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
                                         entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                         patientID, entry.id])
                     summary.entriesUpdated += 1
+                    summary.byType[entry.type.ordinal].updated += 1
                 }
             } else {
                 try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
                                     codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder)])
                 summary.entriesAdded += 1
+                summary.byType[entry.type.ordinal].added += 1
             }
         }
-        let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
-        for id in existing.keys where !seen.contains(id) {
-            try delete.execute([patientID, id])
-            summary.entriesRemoved += 1
+        if !merging {
+            let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
+            for (id, old) in existing where !seen.contains(id) {
+                try delete.execute([patientID, id])
+                summary.entriesRemoved += 1
+                if let type = old.type { summary.byType[type.ordinal].removed += 1 }
+            }
         }
         if summary.changedAnything {
             if summary.patient == .unchanged { summary.patient = .updated }
+            // A merge adds to what is there: count what is there.
+            let count = merging ? try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self) ?? 0
+                : Int64(record.entries.count)
             try db.execute("UPDATE patients SET revision = revision + 1, entry_count = ?, updated_at = ?, etag = ? WHERE id = ?",
-                           [record.entries.count, now, etag, patientID])
+                           [count, now, etag, patientID])
         } else if etag != nil {
             try db.execute("UPDATE patients SET etag = ? WHERE id = ?", [etag, patientID])
         }
         return summary
+    }
+
+    /// The patient a record goes to: the one named in the options (which must exist), else one that
+    /// shares an identifier with the record, else the record's own identity in its source.
+    static func patientID(for record: PatientRecord, sourceName: String, options: ImportOptions, in db: Database) throws -> String {
+        if let chosen = options.patientID {
+            guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [chosen], as: Int64.self) != nil else {
+                throw StoreError.notFound("patient \(chosen)")
+            }
+            return chosen
+        }
+        if !record.identifiers.isEmpty {
+            let find = try db.statement("SELECT patient_id FROM patient_identifiers WHERE system = ? AND value = ? ORDER BY patient_id LIMIT 1")
+            for identifier in record.identifiers {
+                var found: String?
+                try find.forEach([identifier.system, identifier.value]) { row in found = row.string(0) }
+                if let found { return found }
+            }
+        }
+        return Patient.id(sourceName: sourceName, recordID: record.recordID)
     }
 
     /// The entry's object in the timeline's arrays, stored beside it (see `EntryEncoder`). None for a
@@ -139,16 +187,16 @@ enum RecordImport {
 extension Store {
     /// Imports one patient record (one transaction): a failure changes nothing.
     public func importRecord(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
-                             now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
+                             options: ImportOptions = .replace, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
         try await write { [entryEncoder] db in
-            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
     }
 
     public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
-                                 now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
+                                 options: ImportOptions = .replace, now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
         try writeSync { db in
-            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
     }
 

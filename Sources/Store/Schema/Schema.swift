@@ -162,5 +162,45 @@ enum Schema {
                     WHERE ongoing_end IS NOT NULL;
                 """)
         },
+        // FHIR (and later C-CDA) files: the person found again by the source's identifiers; the resources of a
+        // person that are not entries kept verbatim; every imported file kept (encrypted, like the rest) with
+        // its hash and what it produced, for `reimport`; a job's report.
+        Migration(version: 4, name: "patient identifiers, kept resources, imported files") { db in
+            try db.execute("""
+                CREATE TABLE patient_identifiers (
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    system TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (system, value, patient_id)
+                );
+                CREATE INDEX patient_identifiers_by_patient ON patient_identifiers (patient_id);
+
+                CREATE TABLE kept_resources (
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    raw TEXT NOT NULL,
+                    PRIMARY KEY (patient_id, id)
+                );
+
+                CREATE TABLE imported_files (
+                    id INTEGER PRIMARY KEY,
+                    -- The files of one folder import share a batch (the id of its first file).
+                    batch INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    media_type TEXT,
+                    sha256 BLOB NOT NULL,
+                    size INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    imported_at INTEGER NOT NULL,
+                    -- What the import produced, as JSON (the report of this file).
+                    report TEXT NOT NULL DEFAULT '{}'
+                );
+                CREATE INDEX imported_files_by_batch ON imported_files (batch, id);
+                CREATE INDEX imported_files_by_hash ON imported_files (sha256);
+
+                ALTER TABLE import_jobs ADD COLUMN report TEXT;
+                """)
+        },
     ]
 }

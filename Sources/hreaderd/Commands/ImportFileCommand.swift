@@ -1,69 +1,120 @@
 import ArgumentParser
 import Foundation
+import ImportJobs
 import Records
 import Store
 
-struct ImportFileCommand: ParsableCommand {
+struct ImportFileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-file",
-        abstract: "Import RHEx record JSON files (one record, or one record per line) and print what changed.",
+        abstract: "Import record files and folders (FHIR R4 JSON, RHEx record JSON) and print what changed.",
         discussion: """
-            Each patient is imported in one transaction: a record that fails to parse or to store changes nothing, \
-            and the rest of the file still imports. Bad records are reported on stderr with their line number; \
-            the exit status is then 1.
+            The format and shape are read from each file's content, not its name: a FHIR Bundle of any type, \
+            FHIR NDJSON, a single FHIR resource, an RHEx record or a file of RHEx records one per line. A folder \
+            is one input (a Bulk Data export, a folder of one-resource files): references may cross its files. \
+            Each patient is imported in one transaction: a patient that fails changes nothing, and the rest \
+            still imports. An ordinary FHIR import adds and updates; --replace also removes the entries that the \
+            file no longer holds. Every imported file is kept in the store (see `reimport`). The exit status is 1 \
+            when anything could not be imported.
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Record files.", valueName: "file"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("Record files or folders.", valueName: "path"))
+    var paths: [String]
+
+    @Option(name: .customLong("patient"), help: ArgumentHelp("Import into this patient (an id from `patients`), whatever the file says.", valueName: "id"))
+    var patientID: String?
+
+    @Flag(help: "The files are the whole record: remove entries of their patients that they no longer hold.")
+    var replace = false
 
     /// How often a progress line is printed for a long import.
     static let progressInterval: TimeInterval = 2
 
-    func run() throws {
+    func run() async throws {
         let store = try global.openStore()
         defer { store.close() }
+        let options = ImportOptions(mode: replace ? .replace : .merge, patientID: patientID)
+        let importer = FileImporter(store: store)
         var failures = 0
-        for file in files {
-            var tally = ImportTally()
-            let reader: RecordFileReader
-            do { reader = try RecordFileReader(path: file) } catch {
-                Console.err("hreaderd: \(error)")
-                failures += 1
-                continue
-            }
-            var lastProgress = Date()
+        for path in paths {
+            let files: [ImportInputFile]
             do {
-                while let item = try reader.next() {
-                    switch item.result {
-                    case .success(let record):
-                        do {
-                            tally.add(try store.importRecordSync(record))
-                        } catch {
-                            tally.bad += 1
-                            Console.err("\(file):\(item.line): cannot store the record: \(error)")
-                        }
-                    case .failure(let error):
-                        tally.bad += 1
-                        Console.err("\(file):\(item.line): \(error)")
-                    }
-                    if Date().timeIntervalSince(lastProgress) >= Self.progressInterval {
-                        lastProgress = Date()
-                        Console.err("\(file): \(tally.patientsSeen) records so far, \(tally.entriesSeen) entries…")
-                    }
+                if InputFiles.isDirectory(path) {
+                    files = try InputFiles.folder(path)
+                } else if try isRHExRecordFile(path) {
+                    failures += importRHEx(path, store: store, options: options)
+                    continue
+                } else {
+                    files = [ImportInputFile(name: path, bytes: try InputFiles.file(path, maxBytes: FHIRLimits.defaultMaxFileBytes))]
                 }
             } catch {
                 Console.err("hreaderd: \(error)")
                 failures += 1
+                continue
             }
-            Console.out("\(file): \(tally.summary)")
-            failures += tally.bad
+            Console.err("\(path): importing \(files.count) file\(files.count == 1 ? "" : "s")…")
+            let report = await importer.importFiles(files, options: options) { done, total in
+                if total > 1, done < total, done % 100 == 0 { Console.err("\(path): \(done) of \(total) patients…") }
+            }
+            for line in report.lines { Console.out(line) }
+            if report.hasFailures { failures += 1 }
         }
         if failures > 0 {
-            throw CLIError("\(failures) record\(failures == 1 ? "" : "s") or file\(failures == 1 ? "" : "s") could not be imported (see above); the rest was imported")
+            throw CLIError("\(failures) file\(failures == 1 ? "" : "s") or record\(failures == 1 ? "" : "s") could not be imported in whole (see above); the rest was imported")
         }
+    }
+
+    /// An RHEx record file (one record, or one a line): read as a stream, as it always was, so a file of
+    /// 500 records never sits in memory whole.
+    private func isRHExRecordFile(_ path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIError("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        let prefix = [UInt8](handle.readData(ofLength: FileImporter.formatProbeBytes))
+        return FileImporter.format(of: prefix) == .rhex
+    }
+
+    /// Imports an RHEx record file; the number of failures.
+    private func importRHEx(_ file: String, store: Store, options: ImportOptions) -> Int {
+        var tally = ImportTally()
+        let reader: RecordFileReader
+        do { reader = try RecordFileReader(path: file) } catch {
+            Console.err("hreaderd: \(error)")
+            return 1
+        }
+        var rhexOptions = options
+        rhexOptions.mode = .replace
+        var failures = 0
+        var lastProgress = Date()
+        do {
+            while let item = try reader.next() {
+                switch item.result {
+                case .success(let record):
+                    do {
+                        tally.add(try store.importRecordSync(record, options: rhexOptions))
+                    } catch {
+                        tally.bad += 1
+                        Console.err("\(file):\(item.line): cannot store the record: \(error)")
+                    }
+                case .failure(let error):
+                    tally.bad += 1
+                    Console.err("\(file):\(item.line): \(error)")
+                }
+                if Date().timeIntervalSince(lastProgress) >= Self.progressInterval {
+                    lastProgress = Date()
+                    Console.err("\(file): \(tally.patientsSeen) records so far, \(tally.entriesSeen) entries…")
+                }
+            }
+        } catch {
+            Console.err("hreaderd: \(error)")
+            failures += 1
+        }
+        Console.out("\(file): \(tally.summary)")
+        return failures + tally.bad
     }
 }
 

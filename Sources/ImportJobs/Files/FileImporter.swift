@@ -1,0 +1,156 @@
+import Records
+import Store
+
+/// One file given to an import: its name (for the report), its media type when an upload said it,
+/// and its bytes.
+public struct ImportInputFile: Sendable {
+    public var name: String
+    public var mediaType: String?
+    public var bytes: [UInt8]
+    /// The file's row in `imported_files` when it is kept already (`reimport`).
+    public var keptID: Int64?
+
+    public init(name: String, mediaType: String? = nil, bytes: [UInt8], keptID: Int64? = nil) {
+        self.name = name
+        self.mediaType = mediaType
+        self.bytes = bytes
+        self.keptID = keptID
+    }
+}
+
+/// Imports the files of one input (one file, or the files of one folder) into the store, whatever
+/// their format: FHIR R4 JSON in any shape (read together, so references may cross files), or an RHEx
+/// record. Each file is kept in the store with what it produced; each patient is one transaction, so a
+/// patient that fails changes nothing and the others still import. Used by `import-file`, the web
+/// app's upload and `reimport`.
+public struct FileImporter: Sendable {
+    public let store: Store
+    public var fhirLimits: FHIRLimits
+    public var recordParser: RecordParser
+
+    public init(store: Store, fhirLimits: FHIRLimits = .standard, recordParser: RecordParser = RecordParser()) {
+        self.store = store
+        self.fhirLimits = fhirLimits
+        self.recordParser = recordParser
+    }
+
+    /// How far into a file `resourceType` is looked for: a bundle's first resource starts well within it.
+    public static let formatProbeBytes = 64 << 10
+
+    public enum Format: String, Sendable { case fhir, rhex }
+
+    public static func format(of bytes: [UInt8]) -> Format {
+        FHIRInput.looksLikeFHIR(Array(bytes.prefix(formatProbeBytes))) ? .fhir : .rhex
+    }
+
+    /// Imports one input. `progress` is told (patients done, patients in all) after each patient.
+    public func importFiles(_ files: [ImportInputFile], options: ImportOptions = .merge, sourceName: String = Source.filesSourceName,
+                            progress: (@Sendable (Int, Int) async -> Void)? = nil) async -> ImportReport {
+        var report = ImportReport()
+        var fhirFiles: [FHIRInput.File] = []
+        var records: [(file: Int, record: PatientRecord)] = []
+        var readable: [Int] = []   // indexes into `files` of the files that were read
+        for (index, file) in files.enumerated() {
+            var entry = ImportReport.File(name: file.name, format: "", shape: "", bytes: file.bytes.count, resources: 0)
+            switch Self.format(of: file.bytes) {
+            case .fhir:
+                entry.format = Format.fhir.rawValue
+                do {
+                    let read = try FHIRInput.read(file.bytes, name: file.name, limits: fhirLimits)
+                    entry.shape = read.shape.rawValue
+                    entry.resources = read.resources.count
+                    fhirFiles.append(read)
+                    readable.append(index)
+                } catch {
+                    entry.error = error.description
+                }
+            case .rhex:
+                entry.format = Format.rhex.rawValue
+                entry.shape = "record"
+                do {
+                    records.append((index, try recordParser.parse(file.bytes)))
+                    entry.resources = 1
+                    readable.append(index)
+                } catch {
+                    entry.error = "neither FHIR R4 JSON (no resourceType) nor an RHEx record: \(error)"
+                }
+            }
+            report.files.append(entry)
+        }
+
+        var patients: [(report: ImportReport.Patient, record: PatientRecord?, options: ImportOptions)] = []
+        if !fhirFiles.isEmpty {
+            let read = FHIRReader(limits: fhirLimits).assemble(fhirFiles)
+            report.unowned = read.unowned
+            report.problems = read.problems
+            if read.patients.isEmpty && read.resourceCount == 0 {
+                report.problems.append("no resources to import (an empty bundle or file)")
+            }
+            for patient in read.patients {
+                var entry = ImportReport.Patient(reference: patient.reference, name: patient.record?.name ?? "")
+                entry.kept = patient.kept
+                entry.enteredInError = patient.enteredInError
+                entry.warnings = patient.warnings
+                entry.error = patient.error
+                patients.append((entry, patient.record, options))
+            }
+        }
+        for (_, record) in records {
+            // An RHEx record is the whole of that person's record: it replaces, as it always has.
+            var rhexOptions = options
+            rhexOptions.mode = .replace
+            patients.append((ImportReport.Patient(reference: record.recordID, name: record.name), record, rhexOptions))
+        }
+        if options.patientID != nil, patients.count > 1 {
+            for index in patients.indices where patients[index].report.error == nil {
+                patients[index].report.error = "the input holds \(patients.count) people; --patient takes one person's records"
+                patients[index].record = nil
+            }
+        }
+
+        // Keep the files first: what was imported is always in the store with its source. An input of
+        // which nothing can be imported changes nothing, not even the list of kept files.
+        var keptIDs: [Int64] = []
+        let importsSomething = patients.contains { $0.record != nil && $0.report.error == nil }
+        if !importsSomething { readable = [] }
+        do {
+            var batch: Int64?
+            for index in readable {
+                let file = files[index]
+                if let id = file.keptID { keptIDs.append(id); continue }
+                let kept = try await store.keepImportedFile(name: file.name, mediaType: file.mediaType, content: file.bytes, batch: batch)
+                batch = batch ?? kept.batch
+                keptIDs.append(kept.id)
+            }
+        } catch {
+            report.problems.append("the files could not be kept in the store, so nothing was imported: \(error)")
+            return report
+        }
+
+        let total = patients.count
+        for index in patients.indices {
+            if let progress, index > 0 { await progress(index, total) }
+            guard let record = patients[index].record, patients[index].report.error == nil else { continue }
+            do {
+                let summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
+                patients[index].report.id = summary.patientID
+                patients[index].report.change = summary.patient
+                for type in EntryType.allCases {
+                    let changes = summary.changes(of: type)
+                    if changes.added + changes.updated + changes.unchanged + changes.removed > 0 {
+                        patients[index].report.entries[type] = changes
+                    }
+                }
+            } catch {
+                patients[index].report.error = "cannot store: \(error)"
+            }
+        }
+        if let progress { await progress(total, total) }
+        report.patients = patients.map(\.report)
+        let json = report.json
+        for id in keptIDs {
+            try? await store.setImportedFileReport(id: id, reportJSON: json)
+        }
+        return report
+    }
+}

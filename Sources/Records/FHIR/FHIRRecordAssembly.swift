@@ -1,0 +1,128 @@
+import Store
+
+/// Groups an input's resources by the patient they are about (`subject`, `patient`, `beneficiary`),
+/// maps each group, and makes its `PatientRecord`. A resource whose patient is referenced but not in the
+/// input makes a patient known only by that reference; one with no patient reference belongs to the
+/// input's only patient, or, when there are several, to none.
+struct FHIRRecordAssembly {
+    let index: FHIRResourceIndex
+    private(set) var unowned: [String: Int] = [:]
+
+    init(index: FHIRResourceIndex) {
+        self.index = index
+    }
+
+    private struct Group {
+        var patientResource: FHIRResource?
+        var referenceDisplay: String?
+        var members: [FHIRResource] = []
+    }
+
+    static let patientReferenceFields = ["subject", "patient", "beneficiary"]
+
+    mutating func patients() -> [FHIRReader.Patient] {
+        var groups: [String: Group] = [:]
+        var groupOrder: [String] = []
+        var orphans: [FHIRResource] = []
+        func group(_ key: String) -> String {
+            if groups[key] == nil { groups[key] = Group(); groupOrder.append(key) }
+            return key
+        }
+        for resource in index.resources where resource.type == "Patient" {
+            groups[group(resource.key)]?.patientResource = resource
+        }
+        for resource in index.resources where resource.type != "Patient" {
+            switch owner(of: resource) {
+            case let .patient(key, display):
+                let key = group(key)
+                groups[key]?.members.append(resource)
+                if groups[key]?.referenceDisplay == nil { groups[key]?.referenceDisplay = display }
+            case .none:
+                orphans.append(resource)
+            case .notAPatient:
+                unowned[resource.type, default: 0] += 1
+            }
+        }
+        if groupOrder.count == 1 {
+            groups[groupOrder[0]]?.members.append(contentsOf: orphans)
+        } else {
+            for resource in orphans { unowned[resource.type, default: 0] += 1 }
+        }
+        return groupOrder.map { key in patient(key, groups[key]!) }
+    }
+
+    private enum Owner {
+        /// The group key: the `Patient` resource's key, or the reference of one not in the input.
+        case patient(String, display: String?)
+        case none
+        case notAPatient
+    }
+
+    private func owner(of resource: FHIRResource) -> Owner {
+        for field in Self.patientReferenceFields {
+            guard case let .object(reference)? = resource.object[field] else { continue }
+            let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
+            guard case let .string(target)? = reference["reference"] else { return .none }
+            if let found = index.resolve(target, from: resource) {
+                return found.type == "Patient" ? .patient(found.key, display: display) : .notAPatient
+            }
+            if let key = FHIRResourceIndex.typeAndID(target) {
+                return key.hasPrefix("Patient/") ? .patient(key, display: display) : .notAPatient
+            }
+            // `urn:uuid:` of something not in the input: a patient by the reference alone.
+            return .patient("Patient/" + target, display: display)
+        }
+        // Medication, Organization, Practitioner… are nobody's; clinical resources without a subject are
+        // the input's patient's, when it has one.
+        return Self.nobodysTypes.contains(resource.type) ? .notAPatient : .none
+    }
+
+    static let nobodysTypes: Set<String> = [
+        "Organization", "Practitioner", "PractitionerRole", "Location", "Medication", "Substance", "Endpoint",
+        "HealthcareService", "Composition", "Bundle", "ValueSet", "CodeSystem", "StructureDefinition",
+    ]
+
+    private func patient(_ key: String, _ group: Group) -> FHIRReader.Patient {
+        var patient = FHIRReader.Patient(record: nil, reference: key, hasPatientResource: group.patientResource != nil)
+        let mapping = FHIREntryMapping(index: index)
+        var entries: [Entry] = []
+        var kept: [KeptResource] = []
+        do {
+            var record: PatientRecord
+            if let resource = group.patientResource {
+                let d = try FHIRPatientMapping.demographics(resource)
+                record = PatientRecord(
+                    recordID: FHIRPatientMapping.recordID(d, resource: resource), medicalRecordNumber: d.medicalRecordNumber,
+                    firstName: d.first, lastName: d.last, name: d.name, gender: d.gender, birthdate: d.birthdate,
+                    otherFieldsJSON: resource.raw
+                )
+                record.identifiers = d.identifiers
+            } else {
+                // Known only from references (Apple Health's clinical records carry no Patient).
+                record = PatientRecord(recordID: "fhir:" + key, name: group.referenceDisplay ?? "")
+                patient.warnings.append("\(key) is not in the input: the person is known only by this reference")
+            }
+            entries.reserveCapacity(group.members.count)
+            for resource in group.members {
+                switch try mapping.map(resource) {
+                case let .entries(mapped):
+                    for entry in mapped { patient.shown[entry.type, default: 0] += 1 }
+                    entries.append(contentsOf: mapped)
+                case .kept:
+                    patient.kept[resource.type, default: 0] += 1
+                    kept.append(KeptResource(id: resource.key, type: resource.type, rawJSON: resource.raw))
+                case .enteredInError:
+                    patient.enteredInError += 1
+                }
+            }
+            record.entries = entries
+            record.keptResources = kept
+            patient.record = record
+        } catch {
+            patient.error = FHIRInput.describe(error)
+            patient.shown = [:]
+            patient.kept = [:]
+        }
+        return patient
+    }
+}

@@ -1,0 +1,46 @@
+/// Finds the resource a reference points to, within what one import read: `urn:uuid:…` (a bundle's
+/// `fullUrl`), `Type/id`, an absolute URL ending in `Type/id` (with or without `_history/n`), and `#id`
+/// for a resource `contained` in the one that refers to it. Nothing is ever fetched.
+struct FHIRResourceIndex {
+    private(set) var resources: [FHIRResource] = []
+    private var byKey: [String: Int] = [:]
+    private var byFullUrl: [String: Int] = [:]
+
+    init(_ resources: [FHIRResource]) {
+        self.resources = resources
+        byKey.reserveCapacity(resources.count)
+        for (index, resource) in resources.enumerated() {
+            if let id = resource.id { byKey[resource.type + "/" + id] = index }
+            if let fullUrl = resource.fullUrl { byFullUrl[fullUrl] = index }
+        }
+    }
+
+    /// The resource `reference` names, seen from `resource` (for `#id`); nil when it is not in the input.
+    func resolve(_ reference: String, from resource: FHIRResource? = nil) -> FHIRResource? {
+        if reference.hasPrefix("#") {
+            return resource.flatMap { contained(String(reference.dropFirst()), in: $0) }
+        }
+        if let index = byFullUrl[reference] ?? byKey[reference] { return resources[index] }
+        if let key = Self.typeAndID(reference), let index = byKey[key] { return resources[index] }
+        return nil
+    }
+
+    /// `Type/id` of a relative or absolute reference: its last two path segments, less `_history/n`.
+    static func typeAndID(_ reference: String) -> String? {
+        var segments = reference.split(separator: "/", omittingEmptySubsequences: true)
+        if segments.count >= 4, segments[segments.count - 2] == "_history" { segments.removeLast(2) }
+        guard segments.count >= 2, let first = segments[segments.count - 2].first, first.isUppercase else { return nil }
+        return segments[segments.count - 2] + "/" + segments[segments.count - 1]
+    }
+
+    private func contained(_ id: String, in resource: FHIRResource) -> FHIRResource? {
+        guard case let .array(values)? = resource.object["contained"] else { return nil }
+        for value in values {
+            guard case let .object(object) = value, case let .string(type)? = object["resourceType"],
+                  case let .string(containedID)? = object["id"], containedID == id else { continue }
+            return FHIRResource(type: type, id: containedID, fullUrl: nil, object: object, raw: "{}",
+                                origin: resource.origin + "#" + id)
+        }
+        return nil
+    }
+}

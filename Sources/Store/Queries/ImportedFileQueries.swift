@@ -1,0 +1,81 @@
+/// The imported files the store keeps (`imported_files`), for `reimport` and the import report.
+extension Store {
+    /// Keeps a file: its bytes, hash and name. `batch` nil starts a new batch (the file's own id).
+    public func keepImportedFile(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
+                                 now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
+        try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, content: content, batch: batch, now: now, in: db) }
+    }
+
+    public func keepImportedFileSync(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
+                                     now: Int64 = Store.now()) throws(StoreError) -> ImportedFile {
+        try writeSync { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, content: content, batch: batch, now: now, in: db) }
+    }
+
+    public func setImportedFileReport(id: Int64, reportJSON: String) async throws(StoreError) {
+        try await write { db in try db.execute("UPDATE imported_files SET report = ? WHERE id = ?", [reportJSON, id]) }
+    }
+
+    public func setImportedFileReportSync(id: Int64, reportJSON: String) throws(StoreError) {
+        try writeSync { db in try db.execute("UPDATE imported_files SET report = ? WHERE id = ?", [reportJSON, id]) }
+    }
+
+    /// Every kept file, oldest first, without its bytes.
+    public func importedFilesSync() throws(StoreError) -> [ImportedFile] {
+        try readSync { db in try ImportedFileQueries.list(in: db) }
+    }
+
+    public func importedFiles() async throws(StoreError) -> [ImportedFile] {
+        try await read { db in try ImportedFileQueries.list(in: db) }
+    }
+
+    /// The bytes of a kept file.
+    public func importedFileContentSync(id: Int64) throws(StoreError) -> [UInt8]? {
+        try readSync { db in
+            try db.row("SELECT content FROM imported_files WHERE id = ?", [id]) { row in row.bytes("content") }
+        }
+    }
+
+    /// The resources of a patient that are kept and not shown.
+    public func keptResourcesSync(patientID: String) throws(StoreError) -> [KeptResource] {
+        try readSync { db in try KeptResources.read(patientID: patientID, in: db) }
+    }
+
+    public func keptResources(patientID: String) async throws(StoreError) -> [KeptResource] {
+        try await read { db in try KeptResources.read(patientID: patientID, in: db) }
+    }
+
+    /// The identifiers the store knows a patient by.
+    public func patientIdentifiersSync(patientID: String) throws(StoreError) -> [PatientIdentifier] {
+        try readSync { db in
+            var out: [PatientIdentifier] = []
+            try db.statement("SELECT system, value FROM patient_identifiers WHERE patient_id = ? ORDER BY system, value")
+                .forEach([patientID]) { row in out.append(PatientIdentifier(system: row.string("system"), value: row.string("value"))) }
+            return out
+        }
+    }
+}
+
+enum ImportedFileQueries {
+    static let columns = "id, batch, name, media_type, sha256, size, imported_at, report"
+
+    static func insert(name: String, mediaType: String?, content: [UInt8], batch: Int64?, now: Int64, in db: Database) throws -> ImportedFile {
+        let hash = StableID.sha256(content)
+        try db.execute("""
+            INSERT INTO imported_files (batch, name, media_type, sha256, size, content, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [batch ?? 0, name, mediaType, hash, content.count, content, now])
+        let id = db.lastInsertRowID
+        if batch == nil { try db.execute("UPDATE imported_files SET batch = id WHERE id = ?", [id]) }
+        return ImportedFile(id: id, batch: batch ?? id, name: name, mediaType: mediaType, sha256: hash, size: content.count,
+                            importedAt: now, reportJSON: "{}")
+    }
+
+    static func list(in db: Database) throws -> [ImportedFile] {
+        var out: [ImportedFile] = []
+        try db.statement("SELECT \(columns) FROM imported_files ORDER BY batch, id").forEach([]) { row in
+            out.append(ImportedFile(id: row.int64("id"), batch: row.int64("batch"), name: row.string("name"),
+                                    mediaType: row.stringOrNil("media_type"), sha256: row.bytes("sha256"), size: Int(row.int64("size")),
+                                    importedAt: row.int64("imported_at"), reportJSON: row.string("report")))
+        }
+        return out
+    }
+}
