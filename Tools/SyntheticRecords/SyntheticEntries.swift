@@ -97,6 +97,9 @@ struct SyntheticEntryFactory {
         case .procedure: return procedure(index, visit: visit(index, of: count), &random)
         case .immunization: return immunization(index, visit: visit(index, of: count), &random)
         case .allergy: return allergy(index, visit: visit(index, of: count), &random)
+        case .socialHistory, .careGoal, .medicalEquipment:
+            // RHEx records carry these sections raw; `sectionCounts` never asks for them.
+            preconditionFailure("the RHEx generator writes no \(type.section)")
         }
     }
 

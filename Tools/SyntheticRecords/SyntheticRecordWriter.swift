@@ -113,6 +113,9 @@ struct SyntheticRecordWriter {
         case .medication: return "Medication"
         case .procedure: return "Procedure"
         case .result, .vitalSign: return "LabResult"
+        case .socialHistory: return "SocialHistory"
+        case .careGoal: return "CareGoal"
+        case .medicalEquipment: return "MedicalEquipment"
         }
     }
 

@@ -43,12 +43,30 @@ public struct FileImporter: Sendable {
         FHIRInput.looksLikeFHIR(Array(bytes.prefix(formatProbeBytes))) ? .fhir : .rhex
     }
 
-    /// Imports one input. `progress` is told (patients done, patients in all) after each patient.
-    public func importFiles(_ files: [ImportInputFile], options: ImportOptions = .merge, sourceName: String = Source.filesSourceName,
-                            progress: (@Sendable (Int, Int) async -> Void)? = nil) async -> ImportReport {
+    /// An input read and mapped, not yet written: what `apply` writes, patient by patient.
+    public struct Plan: Sendable {
+        public var files: [ImportInputFile]
+        var report: ImportReport
+        var readable: [Int]
+        var patients: [(report: ImportReport.Patient, record: PatientRecord?, options: ImportOptions)]
+
+        /// Whether any patient of the input can be imported.
+        public var importsSomething: Bool { patients.contains { $0.record != nil && $0.report.error == nil } }
+
+        /// Why nothing of the input can be imported, in one line (for a `400`).
+        public var whyNothing: String {
+            var reasons = report.files.compactMap { file in file.error.map { "\(file.name): \($0)" } }
+            reasons += patients.compactMap { patient in patient.report.error.map { "\(patient.report.reference): \($0)" } }
+            reasons += report.problems
+            return reasons.isEmpty ? "the input holds no patient's records" : reasons.prefix(3).joined(separator: "; ")
+        }
+    }
+
+    /// Reads and maps the files of one input; nothing is written.
+    public func plan(_ files: [ImportInputFile], options: ImportOptions = .merge) -> Plan {
         var report = ImportReport()
         var fhirFiles: [FHIRInput.File] = []
-        var records: [(file: Int, record: PatientRecord)] = []
+        var records: [PatientRecord] = []
         var readable: [Int] = []   // indexes into `files` of the files that were read
         for (index, file) in files.enumerated() {
             var entry = ImportReport.File(name: file.name, format: "", shape: "", bytes: file.bytes.count, resources: 0)
@@ -68,7 +86,7 @@ public struct FileImporter: Sendable {
                 entry.format = Format.rhex.rawValue
                 entry.shape = "record"
                 do {
-                    records.append((index, try recordParser.parse(file.bytes)))
+                    records.append(try recordParser.parse(file.bytes))
                     entry.resources = 1
                     readable.append(index)
                 } catch {
@@ -95,7 +113,7 @@ public struct FileImporter: Sendable {
                 patients.append((entry, patient.record, options))
             }
         }
-        for (_, record) in records {
+        for record in records {
             // An RHEx record is the whole of that person's record: it replaces, as it always has.
             var rhexOptions = options
             rhexOptions.mode = .replace
@@ -107,16 +125,22 @@ public struct FileImporter: Sendable {
                 patients[index].record = nil
             }
         }
+        return Plan(files: files, report: report, readable: readable, patients: patients)
+    }
 
+    /// Writes a plan: keeps its files, then imports each patient in a transaction of its own. `progress`
+    /// is told (patients done, patients in all) as it goes.
+    public func apply(_ plan: Plan, sourceName: String = Source.filesSourceName,
+                      progress: (@Sendable (Int, Int) async -> Void)? = nil) async -> ImportReport {
+        var report = plan.report
+        var patients = plan.patients
         // Keep the files first: what was imported is always in the store with its source. An input of
         // which nothing can be imported changes nothing, not even the list of kept files.
         var keptIDs: [Int64] = []
-        let importsSomething = patients.contains { $0.record != nil && $0.report.error == nil }
-        if !importsSomething { readable = [] }
         do {
             var batch: Int64?
-            for index in readable {
-                let file = files[index]
+            for index in plan.importsSomething ? plan.readable : [] {
+                let file = plan.files[index]
                 if let id = file.keptID { keptIDs.append(id); continue }
                 let kept = try await store.keepImportedFile(name: file.name, mediaType: file.mediaType, content: file.bytes, batch: batch)
                 batch = batch ?? kept.batch
@@ -124,6 +148,7 @@ public struct FileImporter: Sendable {
             }
         } catch {
             report.problems.append("the files could not be kept in the store, so nothing was imported: \(error)")
+            report.patients = patients.map(\.report)
             return report
         }
 
@@ -152,5 +177,11 @@ public struct FileImporter: Sendable {
             try? await store.setImportedFileReport(id: id, reportJSON: json)
         }
         return report
+    }
+
+    /// Reads, maps and writes one input.
+    public func importFiles(_ files: [ImportInputFile], options: ImportOptions = .merge, sourceName: String = Source.filesSourceName,
+                            progress: (@Sendable (Int, Int) async -> Void)? = nil) async -> ImportReport {
+        await apply(plan(files, options: options), sourceName: sourceName, progress: progress)
     }
 }

@@ -14,6 +14,8 @@ public struct ExportedPatient: Sendable {
     public var entryCount: Int64
     /// The record's other top-level fields, as stored (JSON).
     public var otherFieldsJSON: String
+    /// The source's identifiers of the person (FHIR).
+    public var identifiers: [PatientIdentifier] = []
 }
 
 /// An entry as the export reads it: the normalised fields, and what the source sent, verbatim.
@@ -30,4 +32,6 @@ public protocol RecordExportWriter: Sendable {
     mutating func patient(_ patient: ExportedPatient)
     mutating func entry(_ entry: ExportedEntry)
     mutating func post(_ post: TimelinePost)
+    /// The patient's resources that are kept and not shown (FHIR), after the posts.
+    mutating func kept(_ resource: KeptResource)
 }

@@ -23,6 +23,8 @@ public struct ImportJob: Sendable, Equatable {
         case command
         /// The daemon's periodic sync.
         case schedule
+        /// A file uploaded to `POST /imports/files` (a job of the `files` source).
+        case upload
     }
 
     public var id: Int64

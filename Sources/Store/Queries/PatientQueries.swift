@@ -18,4 +18,9 @@ extension Store {
     public func patientsSync() throws(StoreError) -> [Patient] {
         try readSync { db in try db.rows("SELECT \(Store.patientColumns) ORDER BY p.name, p.id", [], Store.patient) }
     }
+
+    /// One patient, or nil.
+    public func patient(id: String) async throws(StoreError) -> Patient? {
+        try await read { db in try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [id], Store.patient) }
+    }
 }

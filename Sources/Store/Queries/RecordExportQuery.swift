@@ -14,7 +14,9 @@ enum RecordExportQuery {
                 importedAt: row.int64("imported_at"), updatedAt: row.int64("updated_at"), entryCount: row.int64("entry_count"),
                 otherFieldsJSON: row.string("other_fields"))
         }
-        guard let patient else { return false }
+        guard var patient else { return false }
+        try db.statement("SELECT system, value FROM patient_identifiers WHERE patient_id = ? ORDER BY system, value")
+            .forEach([patientID]) { row in patient.identifiers.append(PatientIdentifier(system: row.string("system"), value: row.string("value"))) }
         writer.patient(patient)
         try db.statement("""
             SELECT \(TimelineWindowQuery.storedEntryColumns), source_entry_id, raw
@@ -25,6 +27,7 @@ enum RecordExportQuery {
         }
         try db.statement("SELECT \(TimelinePostQueries.columns) FROM timeline_entries WHERE patient_id = ? ORDER BY created_at, rowid")
             .forEach([patientID]) { row in writer.post(try TimelinePostQueries.post(row)) }
+        for resource in try KeptResources.read(patientID: patientID, in: db) { writer.kept(resource) }
         return true
     }
 }

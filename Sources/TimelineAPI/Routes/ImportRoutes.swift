@@ -77,7 +77,11 @@ struct ImportRoutes {
 
     static func write(_ jobs: [ImportJob], to json: inout JSONWriter) {
         json.beginArray()
-        for job in jobs {
+        for job in jobs { write(job, to: &json) }
+        json.endArray()
+    }
+
+    static func write(_ job: ImportJob, to json: inout JSONWriter) {
             json.beginObject()
             json.key("id"); json.int(job.id)
             json.key("source"); json.string(job.sourceName)
@@ -106,7 +110,5 @@ struct ImportRoutes {
             json.key("removed"); json.int(Int64(job.counts.entriesRemoved))
             json.endObject()
             json.endObject()
-        }
-        json.endArray()
     }
 }

@@ -10,7 +10,7 @@ public struct ExportDocument: RecordExportWriter {
     private var section = Section.head
     private let exportedAt: Int64
 
-    private enum Section { case head, entries, posts }
+    private enum Section { case head, entries, posts, kept }
 
     public init(exportedAt: Int64) { self.exportedAt = exportedAt }
 
@@ -42,6 +42,14 @@ public struct ExportDocument: RecordExportWriter {
         json.key("updated_at"); json.int(patient.updatedAt)
         json.key("entry_count"); json.int(patient.entryCount)
         json.key("other_fields"); json.raw(patient.otherFieldsJSON)
+        json.key("identifiers"); json.beginArray()
+        for identifier in patient.identifiers {
+            json.beginObject()
+            json.key("system"); json.string(identifier.system)
+            json.key("value"); json.string(identifier.value)
+            json.endObject()
+        }
+        json.endArray()
         json.endObject()
         json.key("entries"); json.beginArray()
         section = .entries
@@ -84,10 +92,28 @@ public struct ExportDocument: RecordExportWriter {
         section = .posts
     }
 
+    public mutating func kept(_ resource: KeptResource) {
+        startKept()
+        json.beginObject()
+        json.key("id"); json.string(resource.id)
+        json.key("type"); json.string(resource.type)
+        json.key("raw"); json.raw(resource.rawJSON)
+        json.endObject()
+    }
+
+    /// Resources of the patient kept but not shown (FHIR claims, reports…), verbatim.
+    private mutating func startKept() {
+        startPosts()
+        guard section == .posts else { return }
+        json.endArray()
+        json.key("kept_resources"); json.beginArray()
+        section = .kept
+    }
+
     /// Closes the document.
     func finished() -> [UInt8] {
         var document = self
-        document.startPosts()
+        document.startKept()
         document.json.endArray()
         document.json.endObject()
         return document.json.bytes

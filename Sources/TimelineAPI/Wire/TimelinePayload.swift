@@ -6,6 +6,7 @@ public enum TimelinePayload {
     static let entryArrays: [(key: String, type: EntryType)] = [
         ("allergies", .allergy), ("conditions", .condition), ("results", .result), ("encounters", .encounter),
         ("immunizations", .immunization), ("medications", .medication), ("procedures", .procedure),
+        ("social_history", .socialHistory), ("care_goals", .careGoal), ("medical_equipment", .medicalEquipment),
     ]
 
     public static func encode(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> [UInt8] {
