@@ -42,15 +42,12 @@ public enum FHIRDate {
             return bytes.isEmpty ? (noon(year, month, day), .day) : nil
         }
         guard let hour = number(2), hour <= 24, take(UInt8(ascii: ":")), let minute = number(2), minute <= 59 else { return nil }
-        var second = 0
-        if take(UInt8(ascii: ":")) {
-            guard let s = number(2), s <= 60 else { return nil }
-            second = s
-            if take(UInt8(ascii: ".")) {
-                var digits = 0
-                while let byte = bytes.first, byte >= 0x30, byte <= 0x39 { bytes = bytes.dropFirst(); digits += 1 }
-                guard digits > 0 else { return nil }
-            }
+        // FHIR's dateTime always has seconds; a fraction of a second is dropped.
+        guard take(UInt8(ascii: ":")), let second = number(2), second <= 60 else { return nil }
+        if take(UInt8(ascii: ".")) {
+            var digits = 0
+            while let byte = bytes.first, byte >= 0x30, byte <= 0x39 { bytes = bytes.dropFirst(); digits += 1 }
+            guard digits > 0 else { return nil }
         }
         var offset = 0
         if take(UInt8(ascii: "Z")) {

@@ -1,0 +1,119 @@
+import Records
+import Store
+import Testing
+
+/// The shapes a person meets, made in the test: bundles of each type, NDJSON, a single resource, a
+/// folder of one-resource files, references of every form, dates of every precision.
+@Suite("FHIR shapes")
+struct FHIRShapeTests {
+    static let patient = #"{"resourceType":"Patient","id":"p1","identifier":[{"system":"urn:mrn","value":"42"}],"name":[{"given":["Ada"],"family":"Lovelace"}],"gender":"female","birthDate":"1815-12-10"}"#
+
+    static func condition(_ id: String, subject: String = "Patient/p1", onset: String = "2012-04") -> String {
+        #"{"resourceType":"Condition","id":"\#(id)","subject":{"reference":"\#(subject)"},"code":{"coding":[{"system":"http://snomed.info/sct","code":"38341003","display":"Hypertension"}]},"clinicalStatus":{"coding":[{"code":"active"}]},"onsetDateTime":"\#(onset)"}"#
+    }
+
+    static func read(_ text: String, name: String = "input.json") throws -> FHIRReader.Result {
+        try FHIRReader().read(Array(text.utf8), name: name)
+    }
+
+    @Test("a bundle of each type is read the same", arguments: ["collection", "searchset", "transaction", "batch", "batch-response", "document"])
+    func bundleTypes(type: String) throws {
+        let text = #"{"resourceType":"Bundle","type":"\#(type)","entry":[{"fullUrl":"urn:uuid:a","resource":\#(Self.patient)},{"resource":\#(Self.condition("c1"))},{"response":{"status":"201"}}]}"#
+        let result = try Self.read(text)
+        #expect(result.files[0].shape == .bundle)
+        #expect(result.patients.count == 1)
+        let record = try #require(result.patients[0].record)
+        #expect(record.name == "Ada Lovelace")
+        #expect(record.gender == "F")
+        #expect(record.identifiers == [PatientIdentifier(system: "urn:mrn", value: "42")])
+        #expect(record.entries.count == 1)
+        #expect(record.entries[0].codes == ["SNOMED-CT": ["38341003"]])
+        #expect(record.entries[0].status == "active")
+    }
+
+    @Test("urn:uuid references resolve through fullUrl")
+    func urnReferences() throws {
+        let patient = Self.patient.replacingOccurrences(of: #""id":"p1","#, with: "")
+        let text = #"{"resourceType":"Bundle","type":"transaction","entry":[{"fullUrl":"urn:uuid:abc","resource":\#(patient)},{"fullUrl":"urn:uuid:def","resource":\#(Self.condition("c1", subject: "urn:uuid:abc"))}]}"#
+        let result = try Self.read(text)
+        #expect(result.patients.count == 1)
+        #expect(result.patients[0].hasPatientResource)
+        #expect(result.patients[0].record?.entries.count == 1)
+    }
+
+    @Test("NDJSON: one resource a line, blank lines ignored, a bad line reported and the rest read")
+    func ndjson() throws {
+        let text = Self.patient + "\n\n" + Self.condition("c1") + "\n{broken\n" + Self.condition("c2") + "\n"
+        let result = try Self.read(text, name: "x.ndjson")
+        #expect(result.files[0].shape == .ndjson)
+        #expect(result.patients[0].record?.entries.count == 2)
+        #expect(result.problems.count == 1)
+        #expect(result.problems[0].hasPrefix("x.ndjson:4:"))
+    }
+
+    @Test("a single resource; a folder of one-resource files without the Patient (Apple Health)")
+    func singleResourcesAndFolder() throws {
+        let single = try Self.read(Self.condition("c1", subject: "Patient/apple"))
+        #expect(single.files[0].shape == .resource)
+        #expect(single.patients.count == 1)
+        #expect(!single.patients[0].hasPatientResource)
+        #expect(single.patients[0].warnings.count == 1)
+        let files = try ["a.json", "b.json"].enumerated().map { index, name in
+            try FHIRInput.read(Array(Self.condition("c\(index)", subject: "Patient/apple").utf8), name: name)
+        }
+        let folder = FHIRReader().assemble(files)
+        #expect(folder.patients.count == 1)
+        #expect(folder.patients[0].record?.entries.count == 2)
+        #expect(folder.patients[0].record?.recordID == "fhir:Patient/apple")
+    }
+
+    @Test("absolute and versioned references, and a Medication contained in the resource")
+    func referenceForms() throws {
+        let request = ##"{"resourceType":"MedicationRequest","id":"m1","subject":{"reference":"https://ehr.example/fhir/Patient/p1/_history/3"},"contained":[{"resourceType":"Medication","id":"med","code":{"text":"Lisinopril 10 mg"}}],"medicationReference":{"reference":"#med"},"authoredOn":"2020-01-02T08:00:00+02:00","status":"active"}"##
+        let text = #"{"resourceType":"Bundle","type":"collection","entry":[{"resource":\#(Self.patient)},{"resource":\#(request)}]}"#
+        let result = try Self.read(text)
+        #expect(result.patients.count == 1)
+        let entry = try #require(result.patients[0].record?.entries.first)
+        #expect(entry.description == "Lisinopril 10 mg")
+        #expect(entry.startTime == 1_577_944_800) // 2020-01-02T06:00:00Z
+        #expect(entry.type == .medication)
+    }
+
+    @Test("dates: year, month, day, seconds with offsets and fractions; bad ones refused")
+    func dates() throws {
+        #expect(FHIRDate.parse("2012")?.seconds == 1_325_419_200)          // 2012-01-01T12:00Z
+        #expect(FHIRDate.parse("2012-04")?.seconds == 1_333_281_600)       // 2012-04-01T12:00Z
+        #expect(FHIRDate.parse("2012-04-15")?.seconds == 1_334_491_200)    // 2012-04-15T12:00Z
+        #expect(FHIRDate.parse("2012-04-15T10:30:00-05:00")?.seconds == 1_334_503_800)
+        #expect(FHIRDate.parse("2012-04-15T15:30:00.123Z")?.seconds == 1_334_503_800)
+        #expect(FHIRDate.parse("1815-12-10")?.seconds == -4_861_684_800)
+        #expect(FHIRDate.parse("2012-04")?.precision == .month)
+        for bad in ["", "12", "2012-13", "2012-02-30", "2012-04-15T25:00:00Z", "2012-04-15T10:30", "2012/04/15", "2012-04-15Z"] {
+            #expect(FHIRDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("entered in error is left out; a blood-pressure panel becomes two readings")
+    func enteredInErrorAndComponents() throws {
+        let wrong = #"{"resourceType":"Condition","id":"c9","subject":{"reference":"Patient/p1"},"verificationStatus":{"coding":[{"code":"entered-in-error"}]},"code":{"text":"Not mine"}}"#
+        let bp = #"{"resourceType":"Observation","id":"bp","status":"final","category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"vital-signs"}]}],"code":{"coding":[{"system":"http://loinc.org","code":"85354-9"}]},"subject":{"reference":"Patient/p1"},"effectiveDateTime":"2020-05-01T09:00:00Z","component":[{"code":{"coding":[{"system":"http://loinc.org","code":"8480-6","display":"Systolic Blood Pressure"}]},"valueQuantity":{"value":121,"unit":"mm[Hg]"}},{"code":{"coding":[{"system":"http://loinc.org","code":"8462-4","display":"Diastolic Blood Pressure"}]},"valueQuantity":{"value":79,"unit":"mm[Hg]"}}]}"#
+        let text = #"{"resourceType":"Bundle","type":"collection","entry":[{"resource":\#(Self.patient)},{"resource":\#(wrong)},{"resource":\#(bp)}]}"#
+        let result = try Self.read(text)
+        let patient = result.patients[0]
+        #expect(patient.enteredInError == 1)
+        let entries = try #require(patient.record?.entries)
+        #expect(entries.map(\.description) == ["Systolic Blood Pressure", "Diastolic Blood Pressure"])
+        #expect(entries.map(\.value) == [121, 79])
+        #expect(entries.allSatisfy { $0.type == .vitalSign && $0.time == 1_588_323_600 })
+        #expect(Set(entries.map(\.id)).count == 2)
+    }
+
+    @Test("the same resource twice: the later one is imported, and a problem says so")
+    func repeated() throws {
+        let text = Self.patient + "\n" + Self.condition("c1", onset: "2010") + "\n" + Self.condition("c1", onset: "2011") + "\n"
+        let result = try Self.read(text)
+        #expect(result.patients[0].record?.entries.count == 1)
+        #expect(result.patients[0].record?.entries[0].startTime == FHIRDate.parse("2011")?.seconds)
+        #expect(result.problems.count == 1)
+    }
+}
