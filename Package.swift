@@ -151,6 +151,7 @@ let package = Package(
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
+        .testTarget(name: "FileImportTests", dependencies: ["ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,10 @@ struct FHIREntryMapping {
 
     func map(_ resource: FHIRResource) throws -> FHIRMapped {
         let r = resource.element
-        if try r.string("status") == "entered-in-error" { return .enteredInError }
+        // `status` on most resources, `lifecycleStatus` on Goal.
+        if try r.string("status") == "entered-in-error" || r.string("lifecycleStatus") == "entered-in-error" {
+            return .enteredInError
+        }
         switch resource.type {
         case "AllergyIntolerance": return try allergy(resource, r)
         case "Condition": return try condition(resource, r)

@@ -31,10 +31,11 @@ struct FHIRMedicationMapping {
     private func drug(_ resource: FHIRResource, _ r: FHIRElement) throws -> CodeableConcept? {
         if let concept = try r.codeableConcept("medicationCodeableConcept") { return concept }
         guard let reference = try r.element("medicationReference") else { return nil }
+        let display = try reference.string("display")
         if let target = try reference.string("reference"), let medication = index.resolve(target, from: resource),
-           medication.type == "Medication" {
-            return try medication.element.codeableConcept("code")
+           medication.type == "Medication", let code = try medication.element.codeableConcept("code") {
+            return code.description == nil ? CodeableConcept(text: display, codings: code.codings) : code
         }
-        return CodeableConcept(text: try reference.string("display"), codings: [])
+        return CodeableConcept(text: display, codings: [])
     }
 }

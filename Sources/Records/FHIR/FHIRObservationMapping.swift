@@ -11,7 +11,8 @@ enum FHIRObservationMapping {
     static func observation(_ resource: FHIRResource, _ r: FHIRElement) throws -> FHIRMapped {
         let type = try entryType(r)
         let code = try r.codeableConcept("code")
-        let period = try r.period("effectivePeriod")
+        // An empty period (`{}`) is no period: the other dates still count.
+        let period = try r.period("effectivePeriod").flatMap { $0.start == nil && $0.end == nil ? nil : $0 }
         let time = try period == nil ? (r.date("effectiveDateTime") ?? r.date("effectiveInstant") ?? r.date("issued")) : nil
         let status = try r.string("status")
 
@@ -19,11 +20,16 @@ enum FHIRObservationMapping {
         let components = try r.elements("component")
         if value == nil, !components.isEmpty {
             var entries: [Entry] = []
+            var seen: [String: Int] = [:]
             for (index, component) in components.enumerated() {
                 guard let reading = try measurement(component) else { continue }
                 let concept = try component.codeableConcept("code")
-                var entry = FHIREntryMapping.entry(resource, type, concept: concept,
-                                                   part: "component/" + (concept?.code() ?? String(index)),
+                // By the component's code, so a reordered panel keeps its ids; a code given twice is
+                // numbered, so the two readings stay two entries.
+                var part = "component/" + (concept?.code() ?? "#\(index)")
+                seen[part, default: 0] += 1
+                if let count = seen[part], count > 1 { part += "#\(count)" }
+                var entry = FHIREntryMapping.entry(resource, type, concept: concept, part: part,
                                                    time: time, start: period?.start, end: period?.end, status: status)
                 entry.apply(reading)
                 entries.append(entry)

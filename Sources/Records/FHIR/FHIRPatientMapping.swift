@@ -10,6 +10,8 @@ enum FHIRPatientMapping {
         var birthdate: Int64?
         var identifiers: [PatientIdentifier]
         var medicalRecordNumber: String?
+        /// The identifier typed `MR`, with its system (Synthea gives the same value under two systems).
+        var medicalRecordIdentifier: PatientIdentifier?
     }
 
     static func demographics(_ resource: FHIRResource) throws -> Demographics {
@@ -22,17 +24,19 @@ enum FHIRPatientMapping {
         let full = [given.joined(separator: " "), family ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
 
         var identifiers: [PatientIdentifier] = []
-        var mrn: String?
+        var mrn: PatientIdentifier?
         for identifier in try r.elements("identifier") {
             guard let value = try nonEmpty(identifier.string("value")) else { continue }
             let system = try identifier.string("system") ?? ""
             identifiers.append(PatientIdentifier(system: system, value: value))
-            if mrn == nil, let type = try identifier.codeableConcept("type"), type.has(code: "MR") { mrn = value }
+            if mrn == nil, let type = try identifier.codeableConcept("type"), type.has(code: "MR") {
+                mrn = PatientIdentifier(system: system, value: value)
+            }
         }
         return Demographics(
             name: text ?? full, first: given.isEmpty ? nil : given.joined(separator: " "), last: family,
             gender: gender(try r.string("gender")), birthdate: try r.date("birthDate"),
-            identifiers: identifiers, medicalRecordNumber: mrn
+            identifiers: identifiers, medicalRecordNumber: mrn?.value, medicalRecordIdentifier: mrn
         )
     }
 
@@ -49,8 +53,7 @@ enum FHIRPatientMapping {
     /// The identity of the record within its source: the medical record number's identifier, else the
     /// first identifier, else the resource; `system|value`.
     static func recordID(_ demographics: Demographics, resource: FHIRResource) -> String {
-        if let mrn = demographics.medicalRecordNumber,
-           let identifier = demographics.identifiers.first(where: { $0.value == mrn }) {
+        if let identifier = demographics.medicalRecordIdentifier {
             return "fhir:" + identifier.system + "|" + identifier.value
         }
         if let identifier = demographics.identifiers.first {

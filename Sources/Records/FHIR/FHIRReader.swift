@@ -46,9 +46,15 @@ public struct FHIRReader: Sendable {
         assemble([try FHIRInput.read(bytes, name: name, limits: limits)])
     }
 
-    /// Puts the files of one input together: references may cross files (Bulk Data).
+    /// Puts the files of one input together: references may cross files (Bulk Data). An input of more
+    /// resources than `limits.maxResources` in all is not read: its result holds the files and a problem.
     public func assemble(_ files: [FHIRInput.File]) -> Result {
         var problems = files.flatMap(\.problems)
+        let total = files.reduce(0) { $0 + $1.resources.count }
+        guard total <= limits.maxResources else {
+            problems.append("the input holds \(total) resources, over the limit of \(limits.maxResources) for one import")
+            return Result(files: files, patients: [], unowned: [:], problems: problems)
+        }
         // The same resource twice (two exports of one record in a folder, a repeated NDJSON line): the
         // later one wins, as a newer version would.
         var order: [FHIRResource] = []

@@ -62,7 +62,7 @@ struct FHIRRecordAssembly {
         for field in Self.patientReferenceFields {
             guard case let .object(reference)? = resource.object[field] else { continue }
             let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
-            guard case let .string(target)? = reference["reference"] else { return .none }
+            guard case let .string(target)? = reference["reference"] else { continue }
             if let found = index.resolve(target, from: resource) {
                 return found.type == "Patient" ? .patient(found.key, display: display) : .notAPatient
             }

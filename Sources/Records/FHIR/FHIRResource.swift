@@ -1,3 +1,5 @@
+import Store
+
 /// One resource as read from a file: its type, id and members, and its JSON exactly as the source wrote
 /// it (compact), which is what the store keeps.
 public struct FHIRResource: Sendable {
@@ -12,11 +14,12 @@ public struct FHIRResource: Sendable {
     public let origin: String
 
     /// How entries and messages name the resource: `Observation/123`; a resource without an id is named
-    /// by its `fullUrl`, else by its place in the file.
+    /// by its `fullUrl`, else by a digest of its content, so that the same resource read again (from
+    /// another path, at another place in the file) keeps its entries' ids; an edit makes it another one.
     public var key: String {
         if let id, !id.isEmpty { return type + "/" + id }
         if let fullUrl, !fullUrl.isEmpty { return type + "/" + fullUrl }
-        return type + "@" + origin
+        return type + "#" + String(StableID.make("c", [raw]).dropFirst(2))
     }
 
     var element: FHIRElement { FHIRElement(object, resource: key) }

@@ -50,7 +50,10 @@ public struct Entry: Sendable, Equatable {
     /// Types that can be ongoing across a window (a chronic condition, a long-running medication).
     public static let ongoingTypes: Set<EntryType> = [.condition, .medication, .allergy]
     /// Statuses that end an entry: such an entry is never ongoing.
-    public static let closedStatuses: Set<String> = ["resolved", "inactive", "completed", "cancelled", "aborted"]
+    /// RHEx's words, and FHIR's for a medication that ended (`stopped`) or was never taken (`not-taken`).
+    public static let closedStatuses: Set<String> = [
+        "resolved", "inactive", "completed", "cancelled", "aborted", "stopped", "not-taken",
+    ]
 
     /// Whether the entry can be ongoing: an ongoing type whose status is not closed.
     public var canBeOngoing: Bool {

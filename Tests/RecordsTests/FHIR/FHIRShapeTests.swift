@@ -116,4 +116,37 @@ struct FHIRShapeTests {
         #expect(result.patients[0].record?.entries[0].startTime == FHIRDate.parse("2011")?.seconds)
         #expect(result.problems.count == 1)
     }
+
+    @Test("edge cases a review found: a repeated component code, a Goal in error, an empty period, a subject without a reference")
+    func reviewedEdges() throws {
+        let panel = #"{"resourceType":"Observation","id":"o","subject":{"reference":"Patient/p1"},"effectiveDateTime":"2020-01-01T00:00:00Z","component":[{"code":{"text":"Reading"},"valueQuantity":{"value":1}},{"code":{"text":"Reading"},"valueQuantity":{"value":2}}]}"#
+        let goal = #"{"resourceType":"Goal","id":"g","lifecycleStatus":"entered-in-error","subject":{"reference":"Patient/p1"},"description":{"text":"x"}}"#
+        let empty = #"{"resourceType":"Observation","id":"e","subject":{"reference":"Patient/p1"},"effectivePeriod":{},"issued":"2020-02-02T00:00:00Z","valueString":"ok"}"#
+        let claim = #"{"resourceType":"Claim","id":"c","subject":{"display":"no reference"},"patient":{"reference":"Patient/p1"}}"#
+        let result = try Self.read([Self.patient, panel, goal, empty, claim].joined(separator: "\n"))
+        let patient = try #require(result.patients.first)
+        #expect(result.patients.count == 1)
+        let entries = try #require(patient.record?.entries)
+        #expect(entries.filter { $0.sourceID == "Observation/o" }.map(\.value) == [1, 2])
+        #expect(Set(entries.map(\.id)).count == entries.count)
+        #expect(patient.enteredInError == 1)
+        #expect(entries.first { $0.sourceID == "Observation/e" }?.time == FHIRDate.parse("2020-02-02T00:00:00Z")?.seconds)
+        #expect(patient.kept == ["Claim": 1])
+    }
+
+    @Test("the record's identity is the identifier typed MR, with its own system")
+    func medicalRecordIdentity() throws {
+        let patient = #"{"resourceType":"Patient","id":"p","identifier":[{"system":"https://github.com/synthetichealth/synthea","value":"abc"},{"type":{"coding":[{"code":"MR"}]},"system":"http://hospital.smarthealthit.org","value":"abc"}]}"#
+        let record = try #require(try Self.read(patient).patients.first?.record)
+        #expect(record.recordID == "fhir:http://hospital.smarthealthit.org|abc")
+        #expect(record.medicalRecordNumber == "abc")
+    }
+
+    @Test("a resource without id or fullUrl keeps its entry id whatever the file's name or its place")
+    func idlessResources() throws {
+        let condition = #"{"resourceType":"Condition","subject":{"reference":"Patient/p1"},"code":{"text":"Asthma"},"onsetDateTime":"2001"}"#
+        let a = try Self.read(Self.patient + "\n" + condition, name: "a.ndjson")
+        let b = try Self.read(Self.patient + "\n\n\n" + condition, name: "elsewhere/b.ndjson")
+        #expect(a.patients[0].record?.entries.map(\.id) == b.patients[0].record?.entries.map(\.id))
+    }
 }

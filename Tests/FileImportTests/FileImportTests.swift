@@ -1,0 +1,148 @@
+import Foundation
+import ImportJobs
+import Records
+import Store
+import TestSupport
+import Testing
+import TimelineAPI
+
+/// The import machinery the command line, the upload route and `reimport` share, against a real
+/// encrypted store: identity across re-imports, merge and replace, kept files and resources.
+@Suite("importing files into the store")
+struct FileImportTests {
+    static let patient = #"{"resourceType":"Patient","id":"p1","identifier":[{"system":"urn:mrn","value":"42"}],"name":[{"given":["Ada"],"family":"Lovelace"}],"gender":"female","birthDate":"1815-12-10"}"#
+
+    static func condition(_ id: String, patient: String = "p1", onset: String = "2012-04-01", status: String = "active") -> String {
+        #"{"resourceType":"Condition","id":"\#(id)","subject":{"reference":"Patient/\#(patient)"},"code":{"text":"Condition \#(id)"},"clinicalStatus":{"coding":[{"code":"\#(status)"}]},"onsetDateTime":"\#(onset)"}"#
+    }
+
+    static func bundle(_ resources: [String]) -> [UInt8] {
+        Array((#"{"resourceType":"Bundle","type":"collection","entry":["# + resources.map { #"{"resource":\#($0)}"# }.joined(separator: ",") + "]}").utf8)
+    }
+
+    static func withStore(_ body: (Store, FileImporter) async throws -> Void) async throws {
+        let dir = TemporaryDirectory("hreaderd-import")
+        let (store, _) = try TestStore.create(at: dir.file("state"))
+        defer { store.close() }
+        try await body(store, FileImporter(store: store))
+    }
+
+    static func entries(_ store: Store, _ patientID: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        _ = try store.readSync { db in
+            try db.statement("SELECT id, description FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
+                out[row.string(0)] = row.string(1)
+            }
+        }
+        return out
+    }
+
+    @Test("importing the same file again changes nothing and keeps every id; an edited resource updates in place")
+    func reimportAndEdit() async throws {
+        try await Self.withStore { store, importer in
+            let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), Self.condition("c2")]))])
+            let id = try #require(first.patients.first?.id)
+            #expect(first.totals.patientsAdded == 1 && first.totals.entriesAdded == 2)
+            let before = try Self.entries(store, id)
+
+            let again = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), Self.condition("c2")]))])
+            #expect(again.totals.patientsUnchanged == 1 && again.entriesUnchanged == 2 && again.totals.entriesAdded == 0)
+            #expect(try Self.entries(store, id) == before)
+
+            let edited = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1", status: "resolved"), Self.condition("c2")]))])
+            #expect(edited.totals.entriesUpdated == 1 && edited.entriesUnchanged == 1)
+            #expect(Set(try Self.entries(store, id).keys) == Set(before.keys))
+            let status = try store.readSync { db in
+                try db.scalar("SELECT status FROM entries WHERE patient_id = ? AND source_entry_id = 'Condition/c1'", [id], as: String.self)
+            }
+            #expect(status == "resolved")
+        }
+    }
+
+    @Test("an ordinary import adds and updates; only a replacing one removes what the file no longer has")
+    func mergeAndReplace() async throws {
+        try await Self.withStore { store, importer in
+            let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), Self.condition("c2")]))])
+            let id = try #require(first.patients.first?.id)
+            let partial = Self.bundle([Self.patient, Self.condition("c3")])
+            let merged = await importer.importFiles([ImportInputFile(name: "b.json", bytes: partial)])
+            #expect(merged.totals.entriesAdded == 1 && merged.totals.entriesRemoved == 0)
+            #expect(try Self.entries(store, id).count == 3)
+            #expect(try store.patientsSync().first?.entryCount == 3)
+            let replaced = await importer.importFiles([ImportInputFile(name: "b.json", bytes: partial)], options: .replace)
+            #expect(replaced.totals.entriesRemoved == 2)
+            #expect(try Self.entries(store, id).count == 1)
+        }
+    }
+
+    @Test("the same person from another file with other resource ids is found by identifier")
+    func foundByIdentifier() async throws {
+        try await Self.withStore { store, importer in
+            let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1")]))])
+            let other = Self.patient.replacingOccurrences(of: #""id":"p1""#, with: #""id":"zz9""#)
+            let second = await importer.importFiles([ImportInputFile(name: "b.ndjson", bytes: Array((other + "\n" + Self.condition("c7", patient: "zz9") + "\n").utf8))])
+            #expect(second.patients.first?.id == first.patients.first?.id)
+            #expect(second.totals.patientsAdded == 0)
+            #expect(try store.patientsSync().count == 1)
+            let id = try #require(first.patients.first?.id)
+            #expect(try store.patientIdentifiersSync(patientID: id) == [PatientIdentifier(system: "urn:mrn", value: "42")])
+        }
+    }
+
+    @Test("--patient puts a file's records with a chosen person; a file of two people is refused for it")
+    func chosenPatient() async throws {
+        try await Self.withStore { store, importer in
+            let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1")]))])
+            let id = try #require(first.patients.first?.id)
+            let apple = Array(Self.condition("x1", patient: "apple-123").utf8)
+            let chosen = await importer.importFiles([ImportInputFile(name: "x.json", bytes: apple)], options: ImportOptions(mode: .merge, patientID: id))
+            #expect(chosen.patients.first?.id == id)
+            #expect(try Self.entries(store, id).count == 2)
+            #expect(try store.patientsSync().count == 1)
+            let two = Self.bundle([Self.condition("y1", patient: "a"), Self.condition("y2", patient: "b")])
+            let refused = await importer.importFiles([ImportInputFile(name: "two.json", bytes: two)], options: ImportOptions(mode: .merge, patientID: id))
+            #expect(refused.patients.allSatisfy { $0.error != nil })
+            #expect(try Self.entries(store, id).count == 2)
+        }
+    }
+
+    @Test("each imported file is kept with its hash and report; a file of which nothing imports is not kept and changes nothing")
+    func keptFiles() async throws {
+        try await Self.withStore { store, importer in
+            let bytes = Self.bundle([Self.patient, Self.condition("c1")])
+            let report = await importer.importFiles([ImportInputFile(name: "a.json", mediaType: "application/fhir+json", bytes: bytes)])
+            let files = try store.importedFilesSync()
+            #expect(files.count == 1)
+            #expect(files[0].name == "a.json" && files[0].size == bytes.count && files[0].sha256 == StableID.sha256(bytes))
+            #expect(files[0].reportJSON == report.json)
+            #expect(try store.importedFileContentSync(id: files[0].id) == bytes)
+
+            for bad in ["not json", #"{"resourceType":"Bundle","type":"collection","entry":[]}"#,
+                        #"{"resourceType":"Condition","id":"c","subject":{"reference":"Patient/p1"},"onsetDateTime":5}"#] {
+                let failed = await importer.importFiles([ImportInputFile(name: "bad.json", bytes: Array(bad.utf8))])
+                #expect(failed.hasFailures)
+                #expect(try store.importedFilesSync().count == 1)
+            }
+            #expect(try store.patientsSync().count == 1)
+        }
+    }
+
+    @Test("the export holds every entry's resource, the kept resources and the identifiers")
+    func export() async throws {
+        try await Self.withStore { store, importer in
+            let claim = #"{"resourceType":"Claim","id":"cl1","patient":{"reference":"Patient/p1"},"total":{"value":12.5}}"#
+            let report = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), claim]))])
+            let id = try #require(report.patients.first?.id)
+            #expect(report.patients.first?.kept == ["Claim": 1])
+            let document = try #require(try ExportDocument.encodeSync(patientID: id, from: store))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(document)) as? [String: Any])
+            let kept = object["kept_resources"] as? [[String: Any]] ?? []
+            #expect(kept.count == 1 && kept.first?["id"] as? String == "Claim/cl1")
+            #expect((kept.first?["raw"] as? [String: Any])?["total"] != nil)
+            let entries = object["entries"] as? [[String: Any]] ?? []
+            #expect((entries.first?["raw"] as? [String: Any])?["resourceType"] as? String == "Condition")
+            let patient = object["patient"] as? [String: Any]
+            #expect((patient?["identifiers"] as? [[String: Any]])?.first?["value"] as? String == "42")
+        }
+    }
+}
