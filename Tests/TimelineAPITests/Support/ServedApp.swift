@@ -35,7 +35,7 @@ final class ServedApp: Sendable {
     /// With `policy`, the access policy runs in front of the routes (sign-in, tokens, Host and Origin
     /// checks); `locked` starts without the store open.
     static func with(records: [PatientRecord] = [], now: Int64 = 1_293_926_399, limits: PostLimits = PostLimits(),
-                     policy: Bool = false, locked: Bool = false, idleLockSeconds: Int64 = 0,
+                     policy: Bool = false, locked: Bool = false, idleLockSeconds: Int64 = 0, uploadLimit: Int? = nil,
                      _ body: (ServedApp) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-api")
         let state = StateDirectory(path: dir.file("state"))
@@ -46,6 +46,7 @@ final class ServedApp: Sendable {
         configuration.calendar = utc
         configuration.postLimits = limits
         configuration.idleLockSeconds = idleLockSeconds
+        if let uploadLimit { configuration.uploadLimit = uploadLimit }
         if locked { store.close() }
         let gate = StoreGate(store: locked ? nil : store)
         let app = TimelineApp(configuration: configuration, gate: gate, unlocker: Unlocker(directory: state), now: { clock.now() })
