@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the daemon with a demo store: a synthetic family (no real person's data) on http://127.0.0.1:8420/.
+# Runs the daemon with a demo store: a synthetic family (no real person's data, imported as FHIR R4) on
+# http://127.0.0.1:8420/.
 # The demo state lives in .build/demo (ignored by git); delete it to start over.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +16,10 @@ fi
 export HREADERD_STATE_DIR="$demo/state" HREADERD_PASSWORD_FILE="$demo/password"
 if [[ ! -f "$demo/state/hreaderd.key" ]]; then
     (umask 077 && "$bin" init > "$demo/recovery-key.txt")
-    .build/release/generate-records --seed 7 --entries 1500 --output "$demo/family.ndjson"
-    "$bin" import-file "$demo/family.ndjson"
+    # A FHIR R4 bundle, as a portal or a health app would give it, read by the FHIR reader; its history
+    # runs up to today.
+    .build/release/generate-records --seed 7 --entries 1500 --format fhir --end today --output "$demo/family.fhir.json"
+    "$bin" import-file "$demo/family.fhir.json"
 fi
 echo "hreaderd demo: http://127.0.0.1:8420/ (store password: $(head -n1 "$demo/password"); Ctrl-C stops it)" >&2
 exec "$bin" serve --listen 127.0.0.1:8420 "$@"

@@ -71,12 +71,12 @@ public struct SyntheticRecords: Sendable {
     /// Streams the record of `patient` to `sink` in chunks of about `chunkBytes`, for records too large
     /// to hold twice (a million entries is about 200 MB).
     public func writeRecord(
-        for patient: SyntheticPatient, entries: Int, shape: Shape, pretty: Bool = false,
+        for patient: SyntheticPatient, entries: Int, shape: Shape, pretty: Bool = false, end: Int64 = SyntheticRecords.referenceEnd,
         chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void
     ) rethrows {
         let factory = SyntheticEntryFactory(
             seed: seed, patient: patient, counts: SyntheticRecords.sectionCounts(entries: entries),
-            end: SyntheticRecords.referenceEnd
+            end: end
         )
         let recordWriter = SyntheticRecordWriter(shape: shape, patient: patient, factory: factory)
         var writer = SyntheticJSONWriter(pretty: pretty, capacity: min(chunkBytes, 300 * max(entries, 1)) + 4096)

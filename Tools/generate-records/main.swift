@@ -2,14 +2,18 @@ import ArgumentParser
 import Foundation
 import SyntheticRecords
 
-/// `generate-records`: a synthetic family's RHEx records, one per line, for the demo, tests and
-/// benchmarks. A tool, not part of the daemon.
+/// `generate-records`: a synthetic family's records, as RHEx records one per line or as one FHIR R4
+/// bundle, for the demo, tests and benchmarks. A tool, not part of the daemon.
 struct GenerateRecords: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-records",
-        abstract: "Write a synthetic family's RHEx records (one per line), for trying hreaderd out.",
-        discussion: "Deterministic: the same seed gives the same records. No real person's data."
+        abstract: "Write a synthetic family's records (RHEx records one per line, or a FHIR R4 bundle), for trying hreaderd out.",
+        discussion: "Deterministic: the same seed (and --end) gives the same records. No real person's data."
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case rhex, fhir
+    }
 
     @Option(help: "Seed of the generator.")
     var seed: UInt64 = 1
@@ -17,29 +21,61 @@ struct GenerateRecords: ParsableCommand {
     @Option(help: "Entries per patient (0…2,000,000).")
     var entries: Int = 300
 
-    @Option(help: "Record shape: \(SyntheticRecords.Shape.allValueStrings.joined(separator: " or ")).")
+    @Option(help: "rhex: RHEx records, one per line; fhir: one FHIR R4 collection Bundle of the family.")
+    var format: Format = .rhex
+
+    @Option(help: "RHEx record shape: \(SyntheticRecords.Shape.allValueStrings.joined(separator: " or ")).")
     var shape: SyntheticRecords.Shape = .gen1
+
+    @Option(help: ArgumentHelp("Where the records' history ends: epoch seconds, or `today` (default: 2025-01-01, so output is the same on every day).", valueName: "when"))
+    var end: String?
+
+    @Option(help: "Only the family's first N people.")
+    var members: Int?
 
     @Option(help: ArgumentHelp("Output file; default stdout.", valueName: "file"))
     var output: String?
 
     func validate() throws {
         guard (0...2_000_000).contains(entries) else { throw ValidationError("--entries must be 0…2,000,000") }
+        if let members, members < 1 { throw ValidationError("--members must be at least 1") }
+        _ = try endSeconds()
+    }
+
+    func endSeconds() throws -> Int64 {
+        switch end {
+        case nil: return SyntheticRecords.referenceEnd
+        case "today"?: return Int64(Date().timeIntervalSince1970)
+        case let text?:
+            guard let seconds = Int64(text) else { throw ValidationError("--end must be epoch seconds or `today`") }
+            return seconds
+        }
     }
 
     func run() throws {
         let generator = SyntheticRecords(seed: seed)
-        var bytes: [UInt8] = []
-        for person in generator.family() {
-            bytes += generator.record(for: person, entries: entries, shape: shape)
-            bytes.append(0x0a)
+        guard let output else {
+            try write(generator) { FileHandle.standardOutput.write(Data($0)) }
+            return
         }
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw ValidationError("cannot write \(output)")
+        guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
+            throw ValidationError("cannot write \(output)")
+        }
+        defer { try? handle.close() }
+        try write(generator) { handle.write(Data($0)) }
+    }
+
+    /// Streams the records: a million-entry record is never held whole.
+    func write(_ generator: SyntheticRecords, to sink: ([UInt8]) -> Void) throws {
+        let end = try endSeconds()
+        switch format {
+        case .fhir:
+            generator.writeFHIRBundle(entries: entries, end: end, members: members, to: sink)
+        case .rhex:
+            for person in generator.family().prefix(members ?? Int.max) {
+                generator.writeRecord(for: person, entries: entries, shape: shape, end: end, to: sink)
+                sink([0x0a])
             }
-        } else {
-            FileHandle.standardOutput.write(Data(bytes))
         }
     }
 }

@@ -1,0 +1,262 @@
+import Records
+import Store
+
+/// Writes a synthetic person as FHIR R4 resources (Patient, Encounter, Observation, Condition,
+/// MedicationRequest, Procedure, Immunization, AllergyIntolerance) in a bundle's entries, so that the
+/// demo and the benchmarks go through the FHIR reader with data hreaderd did not write for itself.
+///
+/// The life course is kept believable across the record: a chronic condition already open is not
+/// diagnosed again (a repeat is a flare that resolves within weeks), and a drug already being taken is
+/// not started twice (a repeat is a course of 90 days that ends). Acute conditions resolve, short
+/// medications stop (`completed`), some chronic ones end (`inactive`, `stopped`).
+struct SyntheticFHIRWriter {
+    let patient: SyntheticPatient
+    let factory: SyntheticEntryFactory
+
+    static let systems: [String: String] = [
+        "SNOMED-CT": "http://snomed.info/sct", "LOINC": "http://loinc.org", "RxNorm": "http://www.nlm.nih.gov/research/umls/rxnorm",
+        "CVX": "http://hl7.org/fhir/sid/cvx", "ICD-10-CM": "http://hl7.org/fhir/sid/icd-10-cm", "ICD-9-CM": "http://hl7.org/fhir/sid/icd-9-cm",
+        "CPT": "http://www.ama-assn.org/go/cpt",
+    ]
+    static let categorySystem = "http://terminology.hl7.org/CodeSystem/observation-category"
+
+    var patientID: String { patient.recordID }
+
+    /// Writes the person's bundle entries (each `{"fullUrl", "resource"}`) into an open `entry` array;
+    /// `flush` is called between resources. Returns the number of resources written.
+    @discardableResult
+    func writeEntries(into writer: inout SyntheticJSONWriter, flush: (inout SyntheticJSONWriter) throws -> Void) rethrows -> Int {
+        var written = 1
+        entry(into: &writer, type: "Patient", id: patientID) { writePatient(&$0) }
+        var openConditions = Set<String>()
+        var openMedications = Set<String>()
+        for type in [EntryType.encounter, .condition, .medication, .allergy, .immunization, .procedure, .result, .vitalSign] {
+            for index in 0..<(factory.counts[type] ?? 0) {
+                var item = factory.entry(type, index)
+                switch type {
+                case .condition:
+                    if item.endTime == nil {
+                        if openConditions.contains(item.description) {
+                            item.endTime = (item.startTime ?? 0) + 21 * 86_400
+                            item.status = .resolved
+                        } else {
+                            openConditions.insert(item.description)
+                        }
+                    }
+                case .medication:
+                    if item.endTime == nil {
+                        if openMedications.contains(item.description) {
+                            item.endTime = (item.startTime ?? 0) + 90 * 86_400
+                            item.status = .completed
+                        } else {
+                            openMedications.insert(item.description)
+                        }
+                    }
+                default: break
+                }
+                let id = "\(patientID)-\(type.rawValue)-\(index)"
+                entry(into: &writer, type: resourceType(type), id: id) { write(item, into: &$0) }
+                written += 1
+                try flush(&writer)
+            }
+        }
+        return written
+    }
+
+    private func resourceType(_ type: EntryType) -> String {
+        switch type {
+        case .encounter: return "Encounter"
+        case .condition: return "Condition"
+        case .medication: return "MedicationRequest"
+        case .allergy: return "AllergyIntolerance"
+        case .immunization: return "Immunization"
+        case .procedure: return "Procedure"
+        case .result, .vitalSign, .socialHistory: return "Observation"
+        case .careGoal: return "Goal"
+        case .medicalEquipment: return "Device"
+        }
+    }
+
+    private func entry(into writer: inout SyntheticJSONWriter, type: String, id: String, _ body: (inout SyntheticJSONWriter) -> Void) {
+        writer.beginObject()
+        writer.key("fullUrl"); writer.string("urn:uuid:\(id)")
+        writer.key("resource")
+        writer.beginObject()
+        writer.key("resourceType"); writer.string(type)
+        writer.key("id"); writer.string(id)
+        body(&writer)
+        writer.endObject()
+        writer.endObject()
+    }
+
+    private func writePatient(_ writer: inout SyntheticJSONWriter) {
+        writer.key("identifier"); writer.beginArray(); writer.beginObject()
+        writer.key("type"); writer.beginObject(); writer.key("coding"); writer.beginArray(); writer.beginObject()
+        writer.key("system"); writer.string("http://terminology.hl7.org/CodeSystem/v2-0203")
+        writer.key("code"); writer.string("MR")
+        writer.endObject(); writer.endArray(); writer.endObject()
+        writer.key("system"); writer.string("urn:hreaderd:synthetic-mrn")
+        writer.key("value"); writer.string(patient.medicalRecordNumber)
+        writer.endObject(); writer.endArray()
+        writer.key("name"); writer.beginArray(); writer.beginObject()
+        writer.key("use"); writer.string("official")
+        writer.key("family"); writer.string(patient.lastName)
+        writer.key("given"); writer.beginArray(); writer.string(patient.firstName); writer.endArray()
+        writer.endObject(); writer.endArray()
+        writer.key("gender"); writer.string(patient.gender == "F" ? "female" : "male")
+        writer.key("birthDate"); writer.string(String(Self.dateTime(patient.birthdate).prefix(10)))
+    }
+
+    private func subject(_ writer: inout SyntheticJSONWriter, key: String = "subject") {
+        writer.key(key); writer.beginObject(); writer.key("reference"); writer.string("urn:uuid:\(patientID)"); writer.endObject()
+    }
+
+    private func concept(_ codes: [Vocabulary.Code], text: String, into writer: inout SyntheticJSONWriter) {
+        writer.beginObject()
+        writer.key("coding"); writer.beginArray()
+        for code in codes {
+            writer.beginObject()
+            writer.key("system"); writer.string(Self.systems[code.system] ?? code.system)
+            writer.key("code"); writer.string(code.value)
+            writer.key("display"); writer.string(text)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("text"); writer.string(text)
+        writer.endObject()
+    }
+
+    private func status(_ writer: inout SyntheticJSONWriter, key: String, _ code: String) {
+        writer.key(key); writer.beginObject(); writer.key("coding"); writer.beginArray(); writer.beginObject()
+        writer.key("code"); writer.string(code)
+        writer.endObject(); writer.endArray(); writer.endObject()
+    }
+
+    private func write(_ item: SyntheticEntry, into writer: inout SyntheticJSONWriter) {
+        switch item.type {
+        case .encounter:
+            writer.key("status"); writer.string("finished")
+            writer.key("class"); writer.beginObject(); writer.key("code"); writer.string("AMB"); writer.endObject()
+            writer.key("type"); writer.beginArray(); concept(item.codes, text: item.description, into: &writer); writer.endArray()
+            subject(&writer)
+            let start = item.startTime ?? item.time ?? 0
+            writer.key("period"); writer.beginObject()
+            writer.key("start"); writer.string(Self.dateTime(start))
+            writer.key("end"); writer.string(Self.dateTime(item.endTime ?? start + 1_800))
+            writer.endObject()
+        case .condition:
+            status(&writer, key: "clinicalStatus", item.status?.rawValue ?? "active")
+            writer.key("code"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer)
+            writer.key("onsetDateTime"); writer.string(Self.dateTime(item.startTime ?? item.time ?? 0))
+            if let end = item.endTime { writer.key("abatementDateTime"); writer.string(Self.dateTime(end)) }
+        case .medication:
+            writer.key("status"); writer.string(item.endTime == nil ? "active" : (item.status == .completed ? "completed" : "stopped"))
+            writer.key("intent"); writer.string("order")
+            writer.key("medicationCodeableConcept"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer)
+            writer.key("authoredOn"); writer.string(Self.dateTime(item.startTime ?? 0))
+            if let end = item.endTime {
+                writer.key("dispenseRequest"); writer.beginObject(); writer.key("validityPeriod"); writer.beginObject()
+                writer.key("start"); writer.string(Self.dateTime(item.startTime ?? 0))
+                writer.key("end"); writer.string(Self.dateTime(end))
+                writer.endObject(); writer.endObject()
+            }
+        case .allergy:
+            status(&writer, key: "clinicalStatus", "active")
+            writer.key("code"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer, key: "patient")
+            writer.key("recordedDate"); writer.string(Self.dateTime(item.startTime ?? 0))
+            if let reaction = item.reaction {
+                writer.key("reaction"); writer.beginArray(); writer.beginObject()
+                writer.key("manifestation"); writer.beginArray(); concept([reaction], text: "Reaction", into: &writer); writer.endArray()
+                if let severity = item.severity, let word = ["255604002": "mild", "6736007": "moderate", "24484000": "severe"][severity.value] {
+                    writer.key("severity"); writer.string(word)
+                }
+                writer.endObject(); writer.endArray()
+            }
+        case .immunization:
+            writer.key("status"); writer.string("completed")
+            writer.key("vaccineCode"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer, key: "patient")
+            writer.key("occurrenceDateTime"); writer.string(Self.dateTime(item.time ?? 0))
+        case .procedure:
+            writer.key("status"); writer.string("completed")
+            writer.key("code"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer)
+            writer.key("performedDateTime"); writer.string(Self.dateTime(item.time ?? 0))
+        case .result, .vitalSign, .socialHistory, .careGoal, .medicalEquipment:
+            writer.key("status"); writer.string("final")
+            writer.key("category"); writer.beginArray(); writer.beginObject(); writer.key("coding"); writer.beginArray(); writer.beginObject()
+            writer.key("system"); writer.string(Self.categorySystem)
+            writer.key("code"); writer.string(item.type == .vitalSign ? "vital-signs" : "laboratory")
+            writer.endObject(); writer.endArray(); writer.endObject(); writer.endArray()
+            writer.key("code"); concept(item.codes, text: item.description, into: &writer)
+            subject(&writer)
+            writer.key("effectiveDateTime"); writer.string(Self.dateTime(item.time ?? item.startTime ?? 0))
+            switch item.measurement {
+            case let .number(value, decimals, units)?:
+                writer.key("valueQuantity"); writer.beginObject()
+                writer.key("value"); writer.decimal(value, decimals: decimals)
+                if let units { writer.key("unit"); writer.string(units); writer.key("system"); writer.string("http://unitsofmeasure.org") }
+                writer.endObject()
+            case let .text(text)?:
+                writer.key("valueString"); writer.string(text)
+            case nil:
+                break
+            }
+        }
+    }
+
+    /// `YYYY-MM-DDThh:mm:ssZ` of epoch seconds (Howard Hinnant's `civil_from_days`), without Foundation.
+    static func dateTime(_ seconds: Int64) -> String {
+        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let secondsOfDay = Int(seconds - Int64(days) * 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
+    }
+}
+
+/// The date form the FHIR writer uses, for tests.
+public enum SyntheticFHIRDates {
+    public static func dateTime(_ seconds: Int64) -> String { SyntheticFHIRWriter.dateTime(seconds) }
+}
+
+extension SyntheticRecords {
+    /// The family as one FHIR R4 `collection` Bundle, each person with `entries` entries, whose history
+    /// ends at `end` (the demo passes today). Streams to `sink` in chunks of about `chunkBytes`.
+    public func writeFHIRBundle(entries: Int, end: Int64 = SyntheticRecords.referenceEnd, pretty: Bool = false,
+                                members: Int? = nil, chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void) rethrows {
+        var writer = SyntheticJSONWriter(pretty: pretty, capacity: chunkBytes + 4096)
+        writer.beginObject()
+        writer.key("resourceType"); writer.string("Bundle")
+        writer.key("type"); writer.string("collection")
+        writer.key("entry"); writer.beginArray()
+        for person in family().prefix(members ?? Int.max) {
+            let factory = SyntheticEntryFactory(seed: seed, patient: person, counts: SyntheticRecords.sectionCounts(entries: entries), end: end)
+            try SyntheticFHIRWriter(patient: person, factory: factory).writeEntries(into: &writer) { writer in
+                if writer.bytes.count >= chunkBytes { try sink(writer.take()) }
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.finishDocument()
+        try sink(writer.take())
+    }
+
+    public func fhirBundle(entries: Int, end: Int64 = SyntheticRecords.referenceEnd, members: Int? = nil) -> [UInt8] {
+        var bytes: [UInt8] = []
+        writeFHIRBundle(entries: entries, end: end, members: members) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+}
