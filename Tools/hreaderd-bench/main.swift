@@ -1,10 +1,11 @@
 // hreaderd-bench: prints the store's and the import's figures.
-// Usage: hreaderd-bench [store] [import] [--json FILE]   (no section named: all of them)
+// Usage: hreaderd-bench [store] [import] [fhir] [timeline] [sync] [--json FILE]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
+// fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
 // sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end.
 import Foundation
 import Store
@@ -22,7 +23,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "timeline", "sync"] }
+if sections.isEmpty { sections = ["store", "import", "fhir", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -35,6 +36,11 @@ do {
         let result = try ImportBenchmark.run()
         ImportBenchmark.printTable(result)
         json.append(#""import":"# + ImportBenchmark.json(result))
+    }
+    if sections.contains("fhir") {
+        let results = try await FHIRImportBenchmark.run()
+        FHIRImportBenchmark.printTable(results)
+        json.append(#""fhir":"# + FHIRImportBenchmark.json(results))
     }
     if sections.contains("timeline") {
         let rows = try await TimelineBenchmark.run()

@@ -1,0 +1,93 @@
+import Foundation
+import ImportJobs
+import Records
+import Store
+import SyntheticRecords
+import TimelineAPI
+
+/// FHIR import through the path the command line and uploads take (`FileImporter`): reading and mapping
+/// (`plan`), then writing (`apply`: the file kept, each patient one transaction), into a fresh encrypted
+/// store. For the largest shared sample (when ../shared is there) and a generated 100,000-resource bundle.
+enum FHIRImportBenchmark {
+    struct Result {
+        var name: String
+        var resources: Int
+        var entries: Int
+        var bytes: Int
+        var parseSeconds: Double
+        var storeSeconds: Double
+
+        var total: Double { parseSeconds + storeSeconds }
+        func perSecond(_ count: Int, _ seconds: Double) -> Double { Double(count) / seconds }
+    }
+
+    static let largestSample = "synthea_child_daisey_johns.json"
+
+    static func run(resources: Int = 100_000) async throws -> [Result] {
+        var results: [Result] = []
+        let samples = ProcessInfo.processInfo.environment["HREADERD_FHIR_SAMPLES"] ?? "../shared/fhir-samples"
+        if let data = FileManager.default.contents(atPath: samples + "/" + largestSample) {
+            // A small file: the median of several runs.
+            var runs: [Result] = []
+            for _ in 0..<7 { runs.append(try await measure(name: largestSample, bytes: Array(data))) }
+            results.append(runs.sorted { $0.total < $1.total }[runs.count / 2])
+        } else {
+            FileHandle.standardError.write(Data("hreaderd-bench: \(samples)/\(largestSample) is absent; the sample row is left out\n".utf8))
+        }
+        // One person: the Patient and resources − 1 clinical resources.
+        let bundle = SyntheticRecords(seed: 2012).fhirBundle(entries: resources - 1, members: 1)
+        results.append(try await measure(name: "generated \(resources)-resource bundle", bytes: bundle))
+        return results
+    }
+
+    static func measure(name: String, bytes: [UInt8]) async throws -> Result {
+        let directory = NSTemporaryDirectory() + "hreaderd-fhir-bench-\(getpid())"
+        try? FileManager.default.removeItem(atPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
+        let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
+                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
+        defer { store.close() }
+        let importer = FileImporter(store: store)
+        let file = ImportInputFile(name: name, mediaType: "application/fhir+json", bytes: bytes)
+        let parseStart = DispatchTime.now()
+        let plan = importer.plan([file])
+        let parseSeconds = StoreBenchmark.seconds(since: parseStart)
+        let storeStart = DispatchTime.now()
+        let report = await importer.apply(plan)
+        let storeSeconds = StoreBenchmark.seconds(since: storeStart)
+        guard !report.hasFailures else { throw BenchmarkFailure("\(name) did not import whole: \(report.lines.joined(separator: "; "))") }
+        return Result(name: name, resources: report.files.reduce(0) { $0 + $1.resources }, entries: report.totals.entriesAdded,
+                      bytes: bytes.count, parseSeconds: parseSeconds, storeSeconds: storeSeconds)
+    }
+
+    struct BenchmarkFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func printTable(_ results: [Result]) {
+        print("")
+        print("FHIR R4 import into the encrypted store (FileImporter: read and map, then keep the file and write each patient)")
+        print(String(repeating: "-", count: 104))
+        print(StoreBenchmark.pad("input", 40) + StoreBenchmark.pad("step", 12) + StoreBenchmark.pad("seconds", 10)
+              + StoreBenchmark.pad("resources/s", 14) + StoreBenchmark.pad("entries/s", 12) + "MB/s")
+        for r in results {
+            let label = "\(r.name) (\(r.resources) resources, \(String(format: "%.1f", Double(r.bytes) / 1e6)) MB)"
+            print(label)
+            for (step, seconds) in [("parse", r.parseSeconds), ("store", r.storeSeconds), ("end to end", r.total)] {
+                print(StoreBenchmark.pad("", 40) + StoreBenchmark.pad(step, 12) + StoreBenchmark.pad(String(format: "%.3f", seconds), 10)
+                      + StoreBenchmark.pad(String(format: "%.0f", r.perSecond(r.resources, seconds)), 14)
+                      + StoreBenchmark.pad(String(format: "%.0f", r.perSecond(r.entries, seconds)), 12)
+                      + String(format: "%.1f", Double(r.bytes) / 1e6 / seconds))
+            }
+        }
+        print("target: at least 50,000 resources/s end to end")
+    }
+
+    static func json(_ results: [Result]) -> String {
+        "[" + results.map { r in
+            #"{"name":"\#(r.name)","resources":\#(r.resources),"entries":\#(r.entries),"bytes":\#(r.bytes),"parse_seconds":\#(r.parseSeconds),"store_seconds":\#(r.storeSeconds),"resources_per_second":\#(Int(Double(r.resources) / r.total)),"megabytes_per_second":\#(Double(r.bytes) / 1e6 / r.total)}"#
+        }.joined(separator: ",") + "]"
+    }
+}
