@@ -13,6 +13,7 @@ import { EntryLists } from './js/entry-list.js';
 import { PostsList } from './js/posts.js';
 import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
 import { ImportsPanel } from './js/imports.js';
+import { UploadPanel } from './js/uploads.js';
 import { SignIn } from './js/session.js';
 import { PatientPicker, personMeta } from './js/patients.js';
 
@@ -50,6 +51,15 @@ const levelsChart = new ChartGrid($('#levels-chart'));
 const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
 const posts = new PostsList($('#posts'), { onDelete: deletePost });
 const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { loadPatients().then(loadTimeline); } });
+const uploads = new UploadPanel($('#upload'), {
+  api,
+  currentPatient: () => (state.patientId ? { id: state.patientId, name: state.patients.get(state.patientId)?.name || '' } : null),
+  patientName: (id) => (state.patients.has(id) ? state.patients.get(id).name || '' : null),
+  isActive: () => state.signedIn && !ui.app.hidden,
+  onImported: afterImport,
+  onShow: showPatient,
+});
+for (const button of [$('#add-records'), $('#add-files')]) button.addEventListener('click', () => uploads.open(button));
 const signIn = new SignIn({ api, onSignedIn: enterApp });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
 
@@ -137,6 +147,7 @@ function leaveApp(reason) {
   state.patients.clear();
   imports.stop();
   details.close();
+  uploads.close();
   ui.app.hidden = true;
   signIn.show(reason);
 }
@@ -153,6 +164,31 @@ async function loadPatients() {
   } catch (error) {
     if (error.status !== 401 && error.status !== 423) showError(`Could not load the family list: ${error.message}`, loadPatients);
   }
+}
+
+/** After an import that changed something: the family again, and the window redrawn. With no one
+ *  shown before, the first person imported is shown. */
+async function afterImport(report) {
+  const hadPatient = Boolean(state.patientId);
+  await loadPatients();
+  const imported = (report?.patients || []).filter((p) => p.id && !p.error && state.patients.has(p.id)).map((p) => p.id);
+  if (!hadPatient && imported.length) await showPatient(imported[0]);
+  else await loadTimeline();
+  imports.refresh();
+}
+
+/** "Show on the timeline" after an import: that person, the whole record. */
+async function showPatient(id) {
+  state.patientId = id;
+  picker.choose(id);
+  ui.main.focus({ preventScroll: true });
+  window.scrollTo({ top: 0 });
+  try {
+    await api.selectPatient(id);
+  } catch (error) {
+    showError(`Could not switch to this person: ${error.message}`);
+  }
+  go({ view: 'all', end: null });
 }
 
 async function selectPatient(id) {
@@ -285,8 +321,10 @@ function renderNoPatients() {
   ui.windowLabel.textContent = '';
   const box = h('div', { class: 'empty' },
     h('p', null, h('strong', null, 'This store holds no one’s records yet.')),
-    h('p', null, 'Import a record file with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports), then reload this page.'),
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));
+    h('p', null, 'Add a record file here (FHIR R4 or RHEx), or import one with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports).'),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'button primary', onclick: (event) => uploads.open(event.currentTarget) }, 'Add records'),
+      h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));
   clear($('#timeline')).append(box);
   vitals.render([], 'No vital signs yet.');
   labs.render([], '');

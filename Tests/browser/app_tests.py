@@ -1,15 +1,26 @@
 """The web app as a person uses it: sign in, the views, details, what they record, the family,
-a dense record, the import panel, keyboard and names, and screenshots at phone and desktop widths in
+a dense record, record files added in the app, the import panel, keyboard and names, and screenshots at phone and desktop widths in
 light and dark. Every test also checks that the console has no errors and no CSP violations."""
 
 import json
+import os
 import time
+from pathlib import Path
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import PASSWORD, Sandbox, Skip, free_port, wait_until
+from harness import PASSWORD, ROOT, Sandbox, Skip, free_port, wait_until
+
+# The third-party FHIR samples live beside the repository (../shared/fhir-samples), like the RHEx ones;
+# HREADERD_FHIR_SAMPLES points elsewhere (the Swift tests read the same variable).
+FHIR_SAMPLES = Path(os.environ.get("HREADERD_FHIR_SAMPLES") or ROOT.parent / "shared" / "fhir-samples")
+DAISEY = "synthea_child_daisey_johns.json"
+# What Daisey Johns's bundle holds for the timeline, by lane (the All view holds all of it).
+DAISEY_LANES = {"allergy": 8, "condition": 7, "immunization": 33, "encounter": 32, "procedure": 15,
+                "medication": 6, "result": 54, "care_goal": 3}
 
 HENRY_CONDITIONS = ["Hypertension", "Prostate Cancer", "Primary Open Angle Glaucoma (POAG)", "Heart Failure"]
 
@@ -513,6 +524,177 @@ def test_dense_window_stays_responsive(t):
     t.wait_rendered("#/all", t.henry)
 
 
+# ---- Add records: files uploaded in the app ----
+
+def fhir_sample(name):
+    path = FHIR_SAMPLES / name
+    if not (FHIR_SAMPLES / "README.md").exists() or not path.exists():
+        raise Skip(f"the FHIR sample {name} is not in {FHIR_SAMPLES} (it lives in shared/fhir-samples beside the repository; "
+                   "set HREADERD_FHIR_SAMPLES to another folder)")
+    return path
+
+
+def open_add_records(t):
+    """Opens the Add records panel from the header with the keyboard; returns the dialog."""
+    button = t.find("#add-records")
+    t.js("arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    dialog = t.find("#upload")
+    wait_until(lambda: dialog.is_displayed(), message="the Add records panel")
+    assert t.driver.switch_to.active_element.get_attribute("id") == "upload-input", "the file picker has the focus"
+    assert t.find("#upload-input").get_attribute("multiple") is not None, "several files at once"
+    label = t.find('label[for="upload-input"]').text
+    assert label, "the file input is labelled"
+    return dialog
+
+
+def uploads(t):
+    """{file name: (state, text)} of the files in the panel."""
+    return {t.find(".upload-name", item).text: (item.get_attribute("data-state"), item.text) for item in t.find_all("#upload-list .upload")}
+
+
+def count_table(block):
+    """{row name: {column: number}} of a person's table of entries in an import report."""
+    heads = [th.text.lower() for th in block.find_elements(By.CSS_SELECTOR, "table.counts thead th")][1:]
+    table = {}
+    for row in block.find_elements(By.CSS_SELECTOR, "table.counts tbody tr, table.counts tfoot tr"):
+        name = row.find_element(By.CSS_SELECTOR, "th").text
+        table[name] = dict(zip(heads, (int(td.text.replace(",", "")) for td in row.find_elements(By.CSS_SELECTOR, "td"))))
+    return table
+
+
+def test_add_records_imports_a_fhir_bundle(t):
+    """A FHIR R4 bundle picked in Add records: uploaded, imported, reported per person and type, and
+    the new person is one click from the timeline, with lanes for the new entry types."""
+    path = fhir_sample(DAISEY)
+    _, before = t.daemon.request("GET", "/patients.json")
+    t.open("#/decade/2011-01-01", t.henry)
+    options = len(t.find_all("#patient-select option"))
+    dialog = open_add_records(t)
+    assert t.find("#upload-into-field").is_displayed() and "Henry Smith" in t.text("#upload-into-field"), "import into the person shown"
+    t.find("#upload-input").send_keys(str(path))
+    wait_until(lambda: uploads(t).get(DAISEY, ("",))[0] not in ("", "waiting", "uploading", "importing"), timeout=60, interval=0.2,
+               message="the import's report")
+    state, text = uploads(t)[DAISEY]
+    assert state == "done", text
+    assert "Imported" in text and "1 new person · 252 entries added." in text, text
+    assert "FHIR R4 bundle · 312 resources" in text, text
+    block = t.find("#upload-list .upload-patient")
+    assert block.get_attribute("open") is not None, "one person's report is open"
+    summary = t.find("summary", block).text
+    assert "Daisey Johns" in summary and "New person" in summary and "252 entries added" in summary, summary
+    table = count_table(block)
+    for row, added in {"Allergies": 8, "Conditions": 7, "Immunizations": 33, "Encounters": 32, "Procedures": 15, "Medications": 6,
+                       "Results": 54, "Vital signs": 94, "Care goals": 3, "All": 252}.items():
+        assert table.get(row) == {"added": added, "updated": 0, "unchanged": 0}, f"{row}: {table.get(row)} in {table}"
+    assert "Kept, not shown: 38 Claim, 32 ExplanationOfBenefit, 2 DiagnosticReport." in block.text, block.text
+    assert "Kept, not about one person: 2 Organization, 2 Practitioner." in text, text
+    assert "Nothing was imported" not in text
+    # The store has her, and the picker lists her without a reload; Henry is still shown.
+    _, after = t.daemon.request("GET", "/patients.json")
+    added = [p for p in after["patients"] if p["id"] not in {q["id"] for q in before["patients"]}]
+    assert [(p["name"], p["entries"]) for p in added] == [("Daisey Johns", 252)], added
+    daisey = added[0]["id"]
+    wait_until(lambda: len(t.find_all("#patient-select option")) == options + 1, message="Daisey in the picker")
+    assert t.text("#person-name") == "Henry Smith"
+    assert "Imported: 1 new person" not in t.text("#imports"), "uploads are reported in the panel, not under Imports"
+    # What it looks like, on a desktop and on a phone.
+    t.screenshot("add-records-report-desktop-light", full=False)
+    try:
+        t.browser.viewport(390, 844)
+        time.sleep(0.3)
+        width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", dialog)
+        assert width[0] <= width[1] + 1, f"the panel scrolls sideways on a phone: {width}"
+        table = t.js("const w = document.querySelector('#upload .table-wrap'); return [w.scrollWidth, w.clientWidth]")
+        assert table[0] <= table[1] + 1, f"the table of entries fits a phone: {table}"
+        t.screenshot("add-records-report-phone-light", full=False)
+        t.browser.viewport(390, 844, dark=True)
+        t.screenshot("add-records-report-phone-dark", full=False)
+    finally:
+        t.browser.viewport(1280, 900)
+
+    # The same file again changes nothing, and says so.
+    t.find("#upload-input").send_keys(str(path))
+    wait_until(lambda: len(t.find_all("#upload-list .upload")) == 2 and t.find_all('#upload-list .upload')[1].get_attribute("data-state") == "done",
+               timeout=60, interval=0.2, message="the second import's report")
+    again = t.find_all("#upload-list .upload")[1]
+    assert "1 person unchanged · 252 entries unchanged." in again.text, again.text
+    assert count_table(t.find(".upload-patient", again))["All"] == {"added": 0, "updated": 0, "unchanged": 252}
+    _, later = t.daemon.request("GET", "/patients.json")
+    assert len(later["patients"]) == len(after["patients"]), "no second Daisey"
+
+    # Show her on the timeline: the panel closes on her whole record.
+    t.click(t.find(f'#upload-list .upload-patient[data-patient="{daisey}"] button.show-patient'))
+    wait_until(lambda: not dialog.is_displayed(), message="the panel to close")
+    t.wait_rendered("#/all", "Daisey Johns", timeout=15)
+    assert t.text("#person-name") == "Daisey Johns"
+    assert Select(t.find("#patient-select")).first_selected_option.get_attribute("value") == daisey
+    counts = t.lane_counts()
+    for lane, count in DAISEY_LANES.items():
+        assert counts.get(lane) == count, f"the {lane} lane: {counts.get(lane)} of {count} ({counts})"
+    goals = t.find('.lane[data-type="care_goal"]')
+    assert t.find(".lane-label", goals).text.startswith("Care goals"), t.find(".lane-label", goals).text
+    assert any(label.startswith("Asthma self management, care goal,") for label in t.lane_labels("care_goal")), t.lane_labels("care_goal")
+    swatch = t.js("return getComputedStyle(arguments[0]).backgroundColor", t.find(".swatch", goals))
+    assert swatch not in ("", "rgba(0, 0, 0, 0)", "transparent"), f"the care goals lane has a colour: {swatch}"
+    assert "Care goals" in t.text('.entry-group[data-type="care_goal"] > summary')
+    t.screenshot("add-records-daisey-all-desktop-light", full=True)
+    _, current = t.daemon.request("GET", "/patients.json")
+    assert current["current"] == daisey, "Show on the timeline chose her for the daemon too"
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+def test_add_records_refuses_bad_files(t):
+    """Files that hold nothing to import are refused one by one, each with the daemon's reason, and
+    nothing changes; a file over the limit is not even sent."""
+    work = t.daemon.work
+    empty = work / "empty-bundle.json"
+    empty.write_text('{"resourceType": "Bundle", "type": "collection", "entry": []}')
+    garbage = work / "not-json.json"
+    garbage.write_text("not json")
+    page = work / "page.html"
+    page.write_text("<p>not a record</p>")
+    huge = work / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(65 * 1024 * 1024)  # sparse: no disk used
+    t.allowed_console = [f"/imports/files?name={name} - Failed to load resource" for name in ("empty-bundle.json", "not-json.json", "page.html")]
+    _, before = t.daemon.request("GET", "/patients.json")
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        open_add_records(t)
+        if t.find_all("#upload-clear") and t.find("#upload-clear").is_displayed():
+            t.click(t.find("#upload-clear"))
+        # Several files at once: each its own request, one after another.
+        t.find("#upload-input").send_keys("\n".join(str(p) for p in (empty, garbage, page, huge)))
+        names = [empty.name, garbage.name, page.name, huge.name]
+        wait_until(lambda: all(uploads(t).get(n, ("waiting",))[0] not in ("waiting", "uploading", "importing") for n in names),
+                   timeout=30, interval=0.2, message="the four files to be answered")
+        shown = uploads(t)
+        assert [t.find(".upload-name", i).text for i in t.find_all("#upload-list .upload")] == names, "in the order given"
+        for name in names:
+            state, text = shown[name]
+            assert state == "refused", f"{name}: {state}: {text}"
+            assert "Not imported" in text and "Nothing was imported from this file." in text, text
+        assert "Nothing could be imported" in shown[empty.name][1] and "empty" in shown[empty.name][1], shown[empty.name][1]
+        assert "Nothing could be imported" in shown[garbage.name][1] and "not JSON" in shown[garbage.name][1], shown[garbage.name][1]
+        assert "text/html" in shown[page.name][1], shown[page.name][1]
+        assert "the limit is 64 MB a file" in shown[huge.name][1], shown[huge.name][1]
+        assert "Nothing could be imported" in t.find("#upload-status").get_attribute("textContent") or \
+            "huge.json" in t.find("#upload-status").get_attribute("textContent"), "the last answer is announced"
+        t.screenshot("add-records-refused-desktop-light", full=False)
+        _, after = t.daemon.request("GET", "/patients.json")
+        assert [(p["id"], p["entries"]) for p in after["patients"]] == [(p["id"], p["entries"]) for p in before["patients"]], "nothing changed"
+        # Clear the list; Escape closes the panel and the focus goes back to the button.
+        t.click(t.find("#upload-clear"))
+        assert not t.find_all("#upload-list .upload")
+        assert t.driver.switch_to.active_element.get_attribute("id") == "upload-input", "focus goes back to the file picker"
+        ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()  # (send_keys on a file input would name a file)
+        wait_until(lambda: not t.find("#upload").is_displayed(), message="Escape to close the panel")
+        assert t.driver.switch_to.active_element.get_attribute("id") == "add-records", "focus returns to Add records"
+    finally:
+        huge.unlink(missing_ok=True)
+
+
 def test_import_panel_is_calm_without_sources(t):
     t.open("#/decade/2011-01-01", t.henry)
     panel = wait_until(lambda: t.find("#imports").text, message="the import panel")
@@ -812,6 +994,8 @@ TESTS = [
     test_medication_added_then_deleted,
     test_second_patient_can_be_selected,
     test_dense_window_stays_responsive,
+    test_add_records_imports_a_fhir_bundle,
+    test_add_records_refuses_bad_files,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,

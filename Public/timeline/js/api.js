@@ -17,7 +17,7 @@ export function onSignedOut(fn) {
   listeners.add(fn);
 }
 
-async function request(method, path, { query, body, quiet } = {}) {
+async function request(method, path, { query, body, raw, quiet } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, value);
@@ -26,6 +26,10 @@ async function request(method, path, { query, body, quiet } = {}) {
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
+  } else if (raw) {
+    // A file as its own bytes (a Blob or File), with its media type.
+    init.headers['Content-Type'] = raw.type;
+    init.body = raw.body;
   }
   let response;
   try {
@@ -64,5 +68,11 @@ export const api = {
   imports: () => request('GET', '/imports.json'),
   // No body: every source; {"source": name}: that one.
   syncNow: (source) => request('POST', '/imports', source ? { body: { source } } : {}),
+  // One file a request: its raw bytes, named by `name`; `patient`: add it to that person's record.
+  uploadFile: (file, patient) => request('POST', '/imports/files', {
+    query: { name: file.name, patient },
+    raw: { body: file, type: file.type || 'application/octet-stream' },
+  }),
+  importJob: (id) => request('GET', `/imports/jobs/${encodeURIComponent(id)}`),
   exportURL: (id) => `/patients/${encodeURIComponent(id)}/export.json`,
 };

@@ -75,7 +75,10 @@ export class ImportsPanel {
     const all = data?.sources || [];
     const sources = all.filter((source) => source.kind !== 'file');
     const files = all.find((source) => source.kind === 'file');
-    const jobs = (data?.jobs || []).map((job) => ({ ...job, source: job.source ?? job.source_name }));
+    // Files added in the app (Add records) are jobs of that source: their reports are shown there.
+    const fileSources = new Set(all.filter((source) => source.kind === 'file').map((source) => source.name));
+    const jobs = (data?.jobs || []).map((job) => ({ ...job, source: job.source ?? job.source_name }))
+      .filter((job) => job.trigger !== 'upload' && !fileSources.has(job.source));
     if (!sources.length && !jobs.length) {
       this.renderNone(files);
       this.schedule(SLOW_POLL);

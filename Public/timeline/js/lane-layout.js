@@ -11,6 +11,9 @@ export const LANES = [
   { type: 'result', key: 'results', name: 'Results', one: 'result' },
   { type: 'immunization', key: 'immunizations', name: 'Immunizations', one: 'immunization' },
   { type: 'allergy', key: 'allergies', name: 'Allergies', one: 'allergy', many: 'allergies' },
+  { type: 'social_history', key: 'social_history', name: 'Social history', one: 'social history entry', many: 'social history entries' },
+  { type: 'care_goal', key: 'care_goals', name: 'Care goals', one: 'care goal' },
+  { type: 'medical_equipment', key: 'medical_equipment', name: 'Medical equipment', one: 'medical equipment', many: 'medical equipment' },
 ];
 export const POST_LANE = { type: 'post', name: 'Your notes', one: 'note' };
 

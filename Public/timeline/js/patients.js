@@ -38,6 +38,11 @@ export class PatientPicker {
     select.disabled = patients.length < 2;
   }
 
+  /** Shows this person as chosen (the list already holds them). */
+  choose(id) {
+    this.select.value = id;
+  }
+
   find(id) {
     return this.patients.find((p) => p.id === id) || null;
   }

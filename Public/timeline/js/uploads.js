@@ -1,0 +1,460 @@
+// "Add records": record files dropped or picked, each uploaded on its own request
+// (POST /imports/files?name=…), then followed as an import job (GET /imports/jobs/{id}) until its
+// report says what it did: per person, what was added, updated or left unchanged, what was kept but
+// is not shown, warnings and errors. Files go one after another, in the order given, so that files
+// of one export that refer to each other arrive in that order.
+
+import { h, clear } from './dom.js';
+import { plural } from './format.js';
+import { LANES } from './lane-layout.js';
+
+/** The daemon's cap on one upload. */
+const MAX_BYTES = 64 * 1024 * 1024;
+/** The job is asked again after this long, a little longer each time, up to a second. */
+const FIRST_POLL_MS = 150;
+const MAX_POLL_MS = 1000;
+
+/** The report's sections (the timeline's entry arrays, and vital signs) in the lanes' order. */
+const SECTIONS = [
+  ...LANES.map((lane) => [lane.key, lane.name]),
+  ['vital_signs', 'Vital signs'],
+];
+const SECTION_ORDER = new Map(SECTIONS.map(([key], index) => [key, index]));
+const SECTION_NAMES = new Map(SECTIONS);
+
+const COUNTS = ['added', 'updated', 'unchanged', 'removed'];
+
+const STATE_TEXT = {
+  waiting: 'Waiting',
+  uploading: 'Uploading',
+  importing: 'Importing',
+  done: 'Imported',
+  refused: 'Not imported',
+  failed: 'Import failed',
+  lost: 'Not followed',
+};
+const STATE_BADGE = { waiting: 'neutral', uploading: 'busy', importing: 'busy', done: 'ok', refused: 'error', failed: 'error', lost: 'warn' };
+
+export class UploadPanel {
+  /**
+   * dialog: the <dialog> of index.html. api: uploadFile(file, patient) and importJob(id).
+   * currentPatient(): {id, name} of the person shown, or null. isActive(): whether the app is shown
+   * (a file dropped on the page opens the panel only then). onImported(report) refreshes the app
+   * after an import that changed something; it returns a promise. onShow(id) shows that person.
+   */
+  constructor(dialog, { api, currentPatient, patientName, isActive, onImported, onShow }) {
+    this.dialog = dialog;
+    this.api = api;
+    this.currentPatient = currentPatient;
+    this.patientName = patientName;
+    this.isActive = isActive;
+    this.onImported = onImported;
+    this.onShow = onShow;
+    this.input = dialog.querySelector('#upload-input');
+    this.drop = dialog.querySelector('#upload-drop');
+    this.list = dialog.querySelector('#upload-list');
+    this.listHead = dialog.querySelector('#upload-list-head');
+    this.clearButton = dialog.querySelector('#upload-clear');
+    this.status = dialog.querySelector('#upload-status');
+    this.intoField = dialog.querySelector('#upload-into-field');
+    this.into = dialog.querySelector('#upload-into');
+    this.intoName = dialog.querySelector('#upload-into-name');
+    this.uploads = [];
+    this.busy = false;
+    this.trigger = null;
+    this.nextId = 1;
+
+    dialog.addEventListener('click', (event) => {
+      if (event.target.closest('[data-close]')) this.close();
+      else if (event.target === dialog) this.close(); // a click on the backdrop
+    });
+    dialog.addEventListener('close', () => {
+      if (this.trigger && this.trigger.isConnected) this.trigger.focus();
+      this.trigger = null;
+    });
+    this.input.addEventListener('change', () => {
+      this.add([...this.input.files]);
+      this.input.value = ''; // the same file may be chosen again
+    });
+    this.clearButton.addEventListener('click', () => {
+      this.uploads = this.uploads.filter((upload) => !isFinished(upload));
+      for (const el of [...this.list.children]) if (!this.uploads.some((u) => u.el === el)) el.remove();
+      this.renderHead();
+      this.input.focus();
+    });
+
+    // Files dragged over the drop zone light it up; files dropped anywhere on the app are taken.
+    let depth = 0;
+    this.drop.addEventListener('dragenter', (event) => { if (hasFiles(event)) { depth += 1; this.drop.classList.add('dragging'); } });
+    this.drop.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) this.drop.classList.remove('dragging'); });
+    document.addEventListener('dragover', (event) => {
+      if (!hasFiles(event) || !this.isActive()) return;
+      event.preventDefault(); // else the browser would open the file in place of the app
+      event.dataTransfer.dropEffect = 'copy';
+    });
+    document.addEventListener('drop', (event) => {
+      if (!hasFiles(event) || !this.isActive()) return;
+      event.preventDefault();
+      depth = 0;
+      this.drop.classList.remove('dragging');
+      if (!this.dialog.open) this.open();
+      this.add([...event.dataTransfer.files]);
+    });
+  }
+
+  open(trigger) {
+    this.trigger = trigger || document.activeElement;
+    const current = this.currentPatient();
+    this.intoField.hidden = !current;
+    if (current) this.intoName.textContent = current.name || 'this person';
+    else this.into.checked = false;
+    if (!this.dialog.open) this.dialog.showModal();
+    this.input.focus();
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  /** Queues files; they are uploaded one after another. */
+  add(files) {
+    if (!files.length) return;
+    const into = this.into.checked && !this.intoField.hidden ? this.currentPatient()?.id : null;
+    let first = null;
+    for (const file of files) {
+      const upload = { id: this.nextId++, file, patient: into, state: 'waiting', job: null, report: null, error: null, el: null };
+      upload.el = h('li', { class: 'upload', 'data-upload': String(upload.id) });
+      this.uploads.push(upload);
+      this.list.append(upload.el);
+      this.render(upload);
+      if (!first) first = upload;
+    }
+    first.scrollWhenDone = true;
+    this.renderHead();
+    first.el.scrollIntoView({ block: 'nearest' });
+    this.run();
+  }
+
+  async run() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      for (let upload = this.next(); upload; upload = this.next()) {
+        await this.importOne(upload);
+      }
+    } finally {
+      this.busy = false;
+      this.renderHead();
+    }
+  }
+
+  next() {
+    return this.uploads.find((upload) => upload.state === 'waiting') || null;
+  }
+
+  async importOne(upload) {
+    const name = upload.file.name;
+    if (upload.file.size > MAX_BYTES) {
+      upload.error = `The file is ${megabytes(upload.file.size)}; the limit is 64 MB a file.`;
+      this.finish(upload, 'refused', `${name}: not imported. ${upload.error}`);
+      return;
+    }
+    upload.state = 'uploading';
+    this.render(upload);
+    try {
+      const answer = await this.api.uploadFile(upload.file, upload.patient);
+      upload.job = answer?.job || null;
+    } catch (error) {
+      upload.error = refusal(error);
+      this.finish(upload, error.status >= 400 && error.status < 500 ? 'refused' : 'failed', `${name}: not imported. ${upload.error}`);
+      return;
+    }
+    if (!upload.job) {
+      upload.error = 'The daemon did not say which import job took the file.';
+      this.finish(upload, 'lost', `${name}: ${upload.error}`);
+      return;
+    }
+    upload.state = 'importing';
+    this.render(upload);
+    await this.follow(upload);
+  }
+
+  /** Polls the job until it is over (done with its report, or failed). */
+  async follow(upload) {
+    const name = upload.file.name;
+    let delay = FIRST_POLL_MS;
+    let errors = 0;
+    let reportless = 0;
+    for (;;) {
+      await sleep(delay);
+      delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.5));
+      let data;
+      try {
+        data = await this.api.importJob(upload.job.id);
+        errors = 0;
+      } catch (error) {
+        if (error.status === 401 || error.status === 423) {
+          upload.error = 'The session ended before the import was over. Sign in again: the import goes on, and its result is under Imports.';
+          this.finish(upload, 'lost', `${name}: ${upload.error}`);
+          return;
+        }
+        errors += 1;
+        if (errors >= 5 || error.status === 404) {
+          upload.error = `Could not follow the import: ${error.message}`;
+          this.finish(upload, 'lost', `${name}: ${upload.error}`);
+          return;
+        }
+        continue;
+      }
+      upload.job = data?.job || upload.job;
+      upload.report = data?.report || null;
+      const state = upload.job.state;
+      if (state === 'done' && (upload.report || ++reportless > 10)) break;
+      if (state === 'failed' || state === 'needs_sign_in') {
+        upload.error = upload.job.last_error || 'The import stopped without saying why.';
+        this.finish(upload, 'failed', `${name}: the import failed. ${upload.error}`);
+        return;
+      }
+      this.render(upload);
+    }
+    const changed = changedSomething(upload);
+    if (changed) {
+      try { await this.onImported(upload.report); } catch { /* the app says what went wrong */ }
+    }
+    this.finish(upload, 'done', `${name}: imported. ${summary(upload)}`);
+  }
+
+  finish(upload, state, announcement) {
+    upload.state = state;
+    this.render(upload);
+    // The first file of those added together comes to the top of the panel: what follows is below it.
+    if (upload.scrollWhenDone && this.dialog.open) upload.el.scrollIntoView({ block: 'start' });
+    upload.scrollWhenDone = false;
+    this.status.textContent = announcement;
+    this.renderHead();
+  }
+
+  renderHead() {
+    this.listHead.hidden = this.uploads.length === 0;
+    this.clearButton.hidden = !this.uploads.some(isFinished);
+  }
+
+  render(upload) {
+    const { file, state } = upload;
+    const el = clear(upload.el);
+    el.dataset.state = state;
+    el.append(h('div', { class: 'upload-head' },
+      h('span', { class: 'upload-name' }, file.name),
+      h('span', { class: 'upload-size muted small' }, megabytes(file.size)),
+      h('span', { class: ['badge', STATE_BADGE[state]] }, STATE_TEXT[state])));
+    switch (state) {
+      case 'waiting':
+        el.append(h('p', { class: 'muted small' }, 'Waits for the file before it.'));
+        break;
+      case 'uploading':
+        el.append(h('p', { class: 'small' }, 'Sending the file to hreaderd…'), h('progress', { 'aria-label': `Uploading ${file.name}` }));
+        break;
+      case 'importing': {
+        const job = upload.job || {};
+        const total = job.progress_total || 0;
+        const label = job.state === 'queued' ? 'Waiting for another import to finish…'
+          : total ? `Importing: ${(job.progress_done || 0).toLocaleString()} of ${plural(total, 'record')}` : 'Importing…';
+        const bar = h('progress', { max: String(Math.max(total, 1)), 'aria-label': `${file.name}: ${label}` });
+        if (total) bar.value = job.progress_done || 0;
+        el.append(h('p', { class: 'small' }, label), bar);
+        break;
+      }
+      case 'done':
+        el.append(h('p', { class: 'upload-summary' }, summary(upload)));
+        if (upload.report) el.append(this.renderReport(upload));
+        break;
+      default: // refused, failed, lost
+        el.append(h('p', { class: 'upload-error error-text' },
+          state === 'lost' ? '' : h('strong', null, 'Nothing was imported from this file. '), upload.error));
+    }
+  }
+
+  renderReport(upload) {
+    const report = upload.report;
+    const box = h('div', { class: 'upload-report' });
+    for (const file of report.files || []) {
+      const facts = [formatName(file.format, file.shape), file.resources != null ? plural(file.resources, 'resource') : null].filter(Boolean);
+      if (facts.length) box.append(h('p', { class: 'muted small' }, `${report.files.length > 1 ? `${file.name}: ` : ''}${facts.join(' · ')}`));
+      if (file.error) box.append(h('p', { class: 'error-text small' }, `${file.name}: ${file.error}`));
+    }
+    const patients = report.patients || [];
+    if (!patients.length) box.append(h('p', { class: 'muted' }, 'The file held no one’s record.'));
+    const collapse = patients.length > 3;
+    for (const patient of patients) box.append(this.renderPatient(patient, upload, !collapse));
+    const unowned = countsText(report.unowned);
+    if (unowned) box.append(h('p', { class: 'muted small' }, `Kept, not about one person: ${unowned}.`));
+    const problems = report.problems || [];
+    if (problems.length) {
+      box.append(h('div', { class: 'upload-problems' },
+        h('p', { class: 'small' }, h('strong', null, problems.length === 1 ? 'A problem in the file:' : `${problems.length} problems in the file:`)),
+        h('ul', { class: 'notes warn-text small' }, problems.slice(0, 50).map((problem) => h('li', null, problemText(problem)))),
+        problems.length > 50 ? h('p', { class: 'muted small' }, `And ${(problems.length - 50).toLocaleString()} more.`) : null));
+    }
+    return box;
+  }
+
+  renderPatient(patient, upload, open) {
+    const sections = Object.entries(patient.entries || {})
+      .sort(([a], [b]) => (SECTION_ORDER.get(a) ?? 99) - (SECTION_ORDER.get(b) ?? 99) || a.localeCompare(b));
+    const totals = Object.fromEntries(COUNTS.map((key) => [key, sections.reduce((n, [, counts]) => n + (counts?.[key] || 0), 0)]));
+    const name = patient.name || 'Unnamed person';
+    const change = changeBadge(patient);
+
+    const details = h('details', { class: 'upload-patient', 'data-patient': patient.id || '' });
+    details.open = open;
+    details.append(h('summary', null,
+      h('span', { class: 'patient-name' }, name),
+      h('span', { class: ['badge', change.kind] }, change.text),
+      h('span', { class: 'muted small' }, entriesLine(totals))));
+
+    const body = h('div', { class: 'upload-patient-body' });
+    const known = patient.id ? this.patientName(patient.id) : null;
+    if (known != null && known !== patient.name) body.append(h('p', { class: 'muted small' }, `Added to ${known || 'an unnamed person'}’s record.`));
+    const warnings = patient.warnings || [];
+    const saysReference = warnings.some((w) => problemText(w).includes(patient.reference));
+    if (!patient.name && patient.reference && !saysReference) body.append(h('p', { class: 'muted small' }, `Known in the file as ${patient.reference}.`));
+
+    if (sections.length) {
+      const showRemoved = totals.removed > 0;
+      const columns = showRemoved ? COUNTS : COUNTS.slice(0, 3);
+      const table = h('table', { class: 'counts' },
+        h('caption', { class: 'visually-hidden' }, `Entries of ${name} in this file, by type`),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Entries'), columns.map((key) => h('th', { scope: 'col' }, capital(key))))),
+        h('tbody', null, sections.map(([key, counts]) => h('tr', { 'data-section': key },
+          h('th', { scope: 'row' }, SECTION_NAMES.get(key) || capital(key.replace(/_/g, ' '))),
+          columns.map((column) => h('td', { class: counts?.[column] ? null : 'zero' }, (counts?.[column] || 0).toLocaleString()))))),
+        sections.length > 1 ? h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, 'All'),
+          columns.map((column) => h('td', null, totals[column].toLocaleString())))) : null);
+      body.append(h('div', { class: 'table-wrap' }, table));
+    } else if (!patient.error) {
+      body.append(h('p', { class: 'muted small' }, 'No entries for the timeline.'));
+    }
+    const kept = countsText(patient.kept);
+    if (kept) body.append(h('p', { class: 'small' }, h('span', { class: 'label' }, 'Kept, not shown: '), kept, '.'));
+    if (patient.entered_in_error) {
+      body.append(h('p', { class: 'small' }, `Left out: ${plural(patient.entered_in_error, 'entry', 'entries')} marked “entered in error”.`));
+    }
+    if (warnings.length) body.append(h('ul', { class: 'notes warn-text small', 'aria-label': 'Warnings' }, warnings.map((w) => h('li', null, problemText(w)))));
+    if (patient.error) body.append(h('p', { class: 'error-text small' }, h('strong', null, 'Not imported: '), patient.error));
+    if (patient.id && !patient.error) {
+      body.append(h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'button small show-patient', 'data-patient': patient.id, onclick: () => { this.trigger = null; this.close(); this.onShow(patient.id); } },
+          `Show ${patient.name || 'this person'} on the timeline`)));
+    }
+    details.append(body);
+    return details;
+  }
+}
+
+function isFinished(upload) {
+  return !['waiting', 'uploading', 'importing'].includes(upload.state);
+}
+
+function hasFiles(event) {
+  return Array.from(event.dataTransfer?.types || []).includes('Files');
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function refusal(error) {
+  if (error.status === 413) return 'The file is larger than the daemon accepts (64 MB a file).';
+  if (error.status === 0) return error.message;
+  return error.message || `The daemon answered ${error.status}.`;
+}
+
+function changedSomething(upload) {
+  const totals = upload.report?.totals;
+  if (totals) return Boolean(totals.patients_added || totals.patients_updated || totals.entries_added || totals.entries_updated || totals.entries_removed);
+  const p = upload.job?.patients || {};
+  const e = upload.job?.entries || {};
+  return Boolean(p.added || p.updated || e.added || e.updated || e.removed);
+}
+
+/** One line for a finished file: who is new or updated, and what happened to the entries. */
+function summary(upload) {
+  const t = upload.report?.totals;
+  if (!t) {
+    const p = upload.job?.patients || {};
+    const e = upload.job?.entries || {};
+    return joined([
+      p.added ? plural(p.added, 'new person', 'new people') : null,
+      p.updated ? `${plural(p.updated, 'person', 'people')} updated` : null,
+      e.added ? `${plural(e.added, 'entry', 'entries')} added` : null,
+      e.updated ? `${e.updated.toLocaleString()} updated` : null,
+      e.removed ? `${e.removed.toLocaleString()} removed` : null,
+      p.failed ? `${plural(p.failed, 'person', 'people')} not imported` : null,
+    ], 'Nothing new.');
+  }
+  const people = [
+    t.patients_added ? plural(t.patients_added, 'new person', 'new people') : null,
+    t.patients_updated ? `${plural(t.patients_updated, 'person', 'people')} updated` : null,
+    t.patients_unchanged && !t.patients_added && !t.patients_updated ? `${plural(t.patients_unchanged, 'person', 'people')} unchanged` : null,
+    t.patients_failed ? `${plural(t.patients_failed, 'person', 'people')} not imported` : null,
+  ];
+  const entries = entriesLine({ added: t.entries_added, updated: t.entries_updated, unchanged: t.entries_unchanged, removed: t.entries_removed });
+  return joined([...people, entries], 'Nothing new.');
+}
+
+/** "252 entries added", "3 added, 1 updated, 248 unchanged". */
+function entriesLine(c) {
+  const parts = [
+    c.added ? `${c.added.toLocaleString()} added` : null,
+    c.updated ? `${c.updated.toLocaleString()} updated` : null,
+    c.unchanged ? `${c.unchanged.toLocaleString()} unchanged` : null,
+    c.removed ? `${c.removed.toLocaleString()} removed` : null,
+  ].filter(Boolean);
+  if (!parts.length) return 'no entries';
+  const total = (c.added || 0) + (c.updated || 0) + (c.unchanged || 0) + (c.removed || 0);
+  if (parts.length === 1) return `${plural(total, 'entry', 'entries')} ${parts[0].replace(/^[\d,.\s]+/, '')}`;
+  return `entries: ${parts.join(', ')}`;
+}
+
+function joined(parts, none) {
+  const text = parts.filter(Boolean).join(' · ');
+  return text ? `${capital(text)}.` : none;
+}
+
+function changeBadge(patient) {
+  if (patient.error) return { kind: 'error', text: 'Not imported' };
+  switch (patient.change) {
+    case 'added': return { kind: 'ok', text: 'New person' };
+    case 'updated': return { kind: 'busy', text: 'Updated' };
+    case 'unchanged': return { kind: 'neutral', text: 'Unchanged' };
+    default: return { kind: 'neutral', text: patient.change ? capital(String(patient.change)) : 'No change' };
+  }
+}
+
+/** {"Claim": 38, "ExplanationOfBenefit": 32} → "38 Claim, 32 ExplanationOfBenefit", most first. */
+function countsText(counts) {
+  const list = Object.entries(counts || {}).filter(([, n]) => n).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  return list.map(([type, n]) => `${n.toLocaleString()} ${type}`).join(', ');
+}
+
+function problemText(problem) {
+  if (problem == null) return '';
+  if (typeof problem !== 'object') return String(problem);
+  const where = problem.resource || problem.reference || problem.file || problem.path || '';
+  const what = problem.message || problem.error || problem.warning || JSON.stringify(problem);
+  return where && !String(what).includes(where) ? `${where}: ${what}` : String(what);
+}
+
+function formatName(format, shape) {
+  const formats = { fhir: 'FHIR R4', rhex: 'RHEx' };
+  const shapes = { bundle: 'bundle', ndjson: 'NDJSON', resource: 'single resource', record: 'record' };
+  return [formats[format] || format, shapes[shape] || shape].filter(Boolean).join(' ');
+}
+
+function megabytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toLocaleString(undefined, { maximumFractionDigits: 1 })} MB`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
