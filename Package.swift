@@ -30,6 +30,12 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"])]
         ),
+        // zlib (zlib1g-dev): the kept files are stored deflated.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
@@ -38,7 +44,7 @@ let package = Package(
         // The encrypted store: SQLCipher binding, key vault, migrations, the entry model, queries.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "CLibCrypto"]
+            dependencies: ["CSQLCipher", "CLibCrypto", "CZlib"]
         ),
         // The HTTP/1.1 server on SwiftNIO; knows nothing of health data.
         .target(

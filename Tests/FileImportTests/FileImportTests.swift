@@ -145,4 +145,22 @@ struct FileImportTests {
             #expect((patient?["identifiers"] as? [[String: Any]])?.first?["value"] as? String == "42")
         }
     }
+
+    @Test("a Bulk Data export's files imported one at a time make the same people as the folder at once",
+          .enabled(if: SharedSamples.fhir.available, SharedSamples.fhir.skipReason))
+    func bulkFilesOneByOne() async throws {
+        try await Self.withStore { store, importer in
+            let folder = SharedSamples.fhir.path("bulk-10-patients")
+            // The Device file first: its people are known only by reference until the Patient file comes.
+            for name in ["Device.000.ndjson", "Patient.000.ndjson", "Immunization.000.ndjson", "AllergyIntolerance.000.ndjson"] {
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+                let report = await importer.importFiles([ImportInputFile(name: name, bytes: bytes)])
+                #expect(!report.hasFailures, "\(name): \(report.lines)")
+            }
+            let patients = try store.patientsSync()
+            #expect(patients.count == 13)
+            #expect(patients.allSatisfy { !$0.name.hasPrefix("Unnamed") })
+            #expect(patients.reduce(0) { $0 + $1.entryCount } == 188)
+        }
+    }
 }

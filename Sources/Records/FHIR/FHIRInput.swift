@@ -102,8 +102,9 @@ public enum FHIRInput {
         var lineStart = start
         while lineStart < bytes.count, isSpace(bytes[lineStart]) { lineStart += 1 }
         guard let newline = (lineStart..<bytes.count).first(where: { bytes[$0] == 0x0A }) else { return nil }
-        guard JSONBalance.isCompleteValue(Array(bytes[lineStart..<newline])) else { return nil }
+        // A second line first (cheap): a one-line bundle of 50 MB is not copied and balanced for nothing.
         guard (newline..<bytes.count).contains(where: { !isSpace(bytes[$0]) }) else { return nil }
+        guard JSONBalance.isCompleteValue(Array(bytes[lineStart..<newline])) else { return nil }
         return newline
     }
 

@@ -96,10 +96,12 @@ struct FHIRRecordAssembly {
                     firstName: d.first, lastName: d.last, name: d.name, gender: d.gender, birthdate: d.birthdate,
                     otherFieldsJSON: resource.raw
                 )
-                record.identifiers = d.identifiers
+                record.identifiers = d.identifiers + Self.referenceIdentifier(resource.key)
             } else {
-                // Known only from references (Apple Health's clinical records carry no Patient).
-                record = PatientRecord(recordID: "fhir:" + key, name: group.referenceDisplay ?? "")
+                // Known only from references (Apple Health's clinical records carry no Patient; a Bulk Data
+                // export's files uploaded one by one).
+                record = PatientRecord(recordID: "fhir:" + key, name: nonEmpty(group.referenceDisplay) ?? "")
+                record.identifiers = Self.referenceIdentifier(key)
                 patient.warnings.append("\(key) is not in the input: the person is known only by this reference")
             }
             entries.reserveCapacity(group.members.count)
@@ -124,5 +126,19 @@ struct FHIRRecordAssembly {
             patient.kept = [:]
         }
         return patient
+    }
+
+    /// The system of the identifier that records a patient's own resource reference (`Patient/abc…`).
+    static let referenceSystem = "urn:hreaderd:fhir-patient-reference"
+    /// Shorter ids (`Patient/1`) are reused by every server: they are not trusted to name one person
+    /// across files. Synthea's UUIDs, Epic's and Cerner's ids are longer.
+    static let minimumReferenceIDLength = 16
+
+    /// The patient's own reference as an identifier, so that a later file that only refers to
+    /// `Patient/{id}` (the next file of a Bulk Data export, uploaded on its own) finds the same person,
+    /// and a later file with the `Patient` finds the person first known by reference.
+    static func referenceIdentifier(_ key: String) -> [PatientIdentifier] {
+        guard key.hasPrefix("Patient/"), key.utf8.count - 8 >= minimumReferenceIDLength, !key.contains("urn:") else { return [] }
+        return [PatientIdentifier(system: referenceSystem, value: key)]
     }
 }

@@ -3,12 +3,14 @@ extension Store {
     /// Keeps a file: its bytes, hash and name. `batch` nil starts a new batch (the file's own id).
     public func keepImportedFile(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
                                  now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
-        try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, content: content, batch: batch, now: now, in: db) }
+        let file = try ImportedFileQueries.Prepared(content)
+        return try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
     }
 
     public func keepImportedFileSync(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
                                      now: Int64 = Store.now()) throws(StoreError) -> ImportedFile {
-        try writeSync { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, content: content, batch: batch, now: now, in: db) }
+        let file = try ImportedFileQueries.Prepared(content)
+        return try writeSync { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
     }
 
     public func setImportedFileReport(id: Int64, reportJSON: String) async throws(StoreError) {
@@ -30,9 +32,13 @@ extension Store {
 
     /// The bytes of a kept file.
     public func importedFileContentSync(id: Int64) throws(StoreError) -> [UInt8]? {
-        try readSync { db in
-            try db.row("SELECT content FROM imported_files WHERE id = ?", [id]) { row in row.bytes("content") }
+        let stored = try readSync { db in
+            try db.row("SELECT content, encoding, size FROM imported_files WHERE id = ?", [id]) { row in
+                (row.bytes("content"), row.string("encoding"), Int(row.int64("size")))
+            }
         }
+        guard let (content, encoding, size) = stored else { return nil }
+        return encoding == "zlib" ? try Deflate.decompress(content, size: size) : content
     }
 
     /// The resources of a patient that are kept and not shown.
@@ -58,14 +64,29 @@ extension Store {
 enum ImportedFileQueries {
     static let columns = "id, batch, name, media_type, sha256, size, imported_at, report"
 
-    static func insert(name: String, mediaType: String?, content: [UInt8], batch: Int64?, now: Int64, in db: Database) throws -> ImportedFile {
-        let hash = StableID.sha256(content)
+    /// A file's hash and deflated bytes, made before the write transaction so the writer is not held
+    /// while a large file is compressed.
+    struct Prepared: Sendable {
+        let hash: [UInt8]
+        let size: Int
+        let deflated: [UInt8]
+
+        init(_ content: [UInt8]) throws(StoreError) {
+            hash = StableID.sha256(content)
+            size = content.count
+            deflated = try Deflate.compress(content)
+        }
+    }
+
+    static func insert(name: String, mediaType: String?, file: Prepared, batch: Int64?, now: Int64, in db: Database) throws -> ImportedFile {
+        let hash = file.hash
         try db.execute("""
-            INSERT INTO imported_files (batch, name, media_type, sha256, size, content, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [batch ?? 0, name, mediaType, hash, content.count, content, now])
+            INSERT INTO imported_files (batch, name, media_type, sha256, size, encoding, content, imported_at)
+            VALUES (?, ?, ?, ?, ?, 'zlib', ?, ?)
+            """, [batch ?? 0, name, mediaType, hash, file.size, file.deflated, now])
         let id = db.lastInsertRowID
         if batch == nil { try db.execute("UPDATE imported_files SET batch = id WHERE id = ?", [id]) }
-        return ImportedFile(id: id, batch: batch ?? id, name: name, mediaType: mediaType, sha256: hash, size: content.count,
+        return ImportedFile(id: id, batch: batch ?? id, name: name, mediaType: mediaType, sha256: hash, size: file.size,
                             importedAt: now, reportJSON: "{}")
     }
 

@@ -28,7 +28,11 @@ enum RecordImport {
                          last: row.stringOrNil("last_name"), gender: row.stringOrNil("gender"),
                          birthdate: row.int64OrNil("birthdate"), other: row.stringOrNil("other_fields"))
         }
-        if merging, let stored {
+        if merging, let stored, record.otherFieldsJSON == "{}" {
+            // A record without its demographic document (FHIR resources without their Patient, known by a
+            // reference and perhaps its display name) adds entries and changes nothing of the person.
+            incoming = stored
+        } else if merging, let stored {
             // A partial record (a file without the Patient resource) does not blank what is known.
             func keep<T>(_ new: T?, _ old: T?) -> T? { new ?? old }
             incoming.mrn = keep(incoming.mrn, stored.mrn)
@@ -53,7 +57,8 @@ enum RecordImport {
                 INSERT INTO patients (id, source_id, record_id, mrn, name, first_name, last_name, gender, birthdate,
                     other_fields, etag, imported_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [patientID, sourceID, record.recordID, record.medicalRecordNumber, record.name, record.firstName,
+                """, [patientID, sourceID, record.recordID, record.medicalRecordNumber,
+                      record.name.isEmpty ? "Unnamed (\(record.recordID))" : record.name, record.firstName,
                       record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now])
             summary.patient = .added
         }

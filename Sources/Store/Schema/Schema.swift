@@ -190,7 +190,9 @@ enum Schema {
                     name TEXT NOT NULL,
                     media_type TEXT,
                     sha256 BLOB NOT NULL,
+                    -- The file's own size; `content` holds it deflated (zlib) when `encoding` says so.
                     size INTEGER NOT NULL,
+                    encoding TEXT NOT NULL DEFAULT 'identity' CHECK (encoding IN ('identity', 'zlib')),
                     content BLOB NOT NULL,
                     imported_at INTEGER NOT NULL,
                     -- What the import produced, as JSON (the report of this file).

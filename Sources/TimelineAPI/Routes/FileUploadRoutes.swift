@@ -48,7 +48,7 @@ struct FileUploadRoutes {
         let importer = FileImporter(store: store)
         let plan = importer.plan([ImportInputFile(name: name, mediaType: mediaType, bytes: bytes)], options: options)
         guard plan.importsSomething else {
-            throw HTTPError(.badRequest, code: "bad_file", message: APIError.sentence("nothing could be imported from \(name): \(plan.whyNothing)"))
+            throw HTTPError(.badRequest, code: "bad_file", message: APIError.sentence("nothing could be imported: \(plan.whyNothing)"))
         }
         try await store.failInterruptedFileImportJobs(currentOwner: Self.owner, now: app.now())
         let job = try await store.startFileImportJob(owner: Self.owner, now: app.now())
