@@ -195,9 +195,20 @@ struct NormalisationTests {
         #expect(record.entries.map(\.sourceID) == ["a", "b"])
     }
 
-    @Test("every section becomes entries of its type; unknown sections do not", arguments: EntryType.allCases)
+    /// The sections RHEx records show; FHIR's and C-CDA's other types stay raw in an RHEx record.
+    static let rhexTypes: [EntryType] = [.allergy, .condition, .encounter, .immunization, .medication, .procedure, .result, .vitalSign]
+
+    @Test("every section becomes entries of its type; unknown sections do not", arguments: rhexTypes)
     func sections(type: EntryType) throws {
         let record = try parseRecord(#"{"_id":"x","\#(type.section)":[{"description":"d"}],"pregnancies":[{"description":"p"}]}"#)
         #expect(record.entries.map(\.type) == [type])
+    }
+
+    @Test("social history, care goals and medical equipment stay raw in an RHEx record, as DESIGN.md says",
+          arguments: EntryType.allCases.filter { !rhexTypes.contains($0) })
+    func rawSections(type: EntryType) throws {
+        let record = try parseRecord(#"{"_id":"x","\#(type.section)":[{"description":"d"}]}"#)
+        #expect(record.entries.isEmpty)
+        #expect(record.otherFieldsJSON.contains(type.section))
     }
 }
