@@ -62,7 +62,7 @@ public enum FHIRInput {
             }
             // A single resource: read it again whole (the walk set `entry` members aside).
             var again = JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start)
-            let resource = try resource(&again, origin: name)
+            let resource = try resource(&again, place: .file(name))
             try again.expectEnd()
             return File(name: name, shape: .resource, resources: [resource], problems: [])
         } catch let error as FHIRError {
@@ -75,23 +75,24 @@ public enum FHIRInput {
     }
 
     /// One resource object at the scanner's position, with its compact source.
-    static func resource(_ scanner: inout JSONScanner, origin: String, fullUrl: String? = nil) throws -> FHIRResource {
+    static func resource(_ scanner: inout JSONScanner, place: FHIRResource.Place, fullUrl: String? = nil) throws -> FHIRResource {
+        let origin = { FHIRResource(type: "", id: nil, fullUrl: nil, object: JSONObject(members: []), raw: "", place: place).origin }
         let from = scanner.offset
         let value = try scanner.parseValue()
         let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[from..<scanner.offset]))
         guard case let .object(object) = value else {
-            throw FHIRError.notFHIR("\(origin) is not an object")
+            throw FHIRError.notFHIR("\(origin()) is not an object")
         }
         guard case let .string(type)? = object["resourceType"], !type.isEmpty else {
-            throw FHIRError.notFHIR("\(origin) has no resourceType")
+            throw FHIRError.notFHIR("\(origin()) has no resourceType")
         }
         let id: String?
         switch object["id"] {
         case let .string(text)?: id = text.isEmpty ? nil : text
         case nil, .null?: id = nil
-        default: throw FHIRError.badField(resource: type + "@" + origin, path: "id", expected: "a string")
+        default: throw FHIRError.badField(resource: type + "@" + origin(), path: "id", expected: "a string")
         }
-        return FHIRResource(type: type, id: id, fullUrl: fullUrl, object: object, raw: raw, origin: origin)
+        return FHIRResource(type: type, id: id, fullUrl: fullUrl, object: object, raw: raw, place: place)
     }
 
     // MARK: NDJSON
@@ -126,7 +127,7 @@ public enum FHIRInput {
             var scanner = JSONScanner(bytes: line, maxDepth: limits.maxDepth)
             do {
                 scanner.skipWhitespace()
-                let resource = try resource(&scanner, origin: "\(name):\(number)")
+                let resource = try resource(&scanner, place: .line(file: name, number: number))
                 try scanner.expectEnd()
                 file.resources.append(resource)
             } catch {
@@ -184,10 +185,9 @@ private struct BundleWalk {
         var index = 0
         while try scanner.nextElement(isFirst: &isFirst) {
             defer { index += 1 }
-            let origin = "\(name)#entry[\(index)]"
             guard scanner.peekKind() == .object else {
                 try scanner.skipValue()
-                problems.append("\(origin): not an object")
+                problems.append("\(name)#entry[\(index)]: not an object")
                 continue
             }
             try scanner.beginObject()
@@ -200,10 +200,10 @@ private struct BundleWalk {
                     fullUrl = scanner.string(try scanner.readStringToken())
                 } else if scanner.token(key, equals: "resource"), scanner.peekKind() == .object {
                     do {
-                        resource = try FHIRInput.resource(&scanner, origin: origin)
+                        resource = try FHIRInput.resource(&scanner, place: .entry(file: name, index: index))
                     } catch let error as FHIRError {
                         // The value was read whole before its shape was checked: the walk goes on.
-                        problem = "\(origin): \(error)"
+                        problem = "\(name)#entry[\(index)]: \(error)"
                     }
                 } else {
                     try scanner.skipValue()
@@ -215,8 +215,7 @@ private struct BundleWalk {
             guard resources.count < limits.maxResources else {
                 throw FHIRError.overLimit("\(name) holds more than \(limits.maxResources) resources")
             }
-            resources.append(FHIRResource(type: resource.type, id: resource.id, fullUrl: fullUrl, object: resource.object,
-                                          raw: resource.raw, origin: origin))
+            resources.append(fullUrl == nil ? resource : resource.with(fullUrl: fullUrl))
         }
     }
 }

@@ -10,7 +10,7 @@ struct FHIRResourceIndex {
         self.resources = resources
         byKey.reserveCapacity(resources.count)
         for (index, resource) in resources.enumerated() {
-            if let id = resource.id { byKey[resource.type + "/" + id] = index }
+            if resource.id != nil { byKey[resource.key] = index }
             if let fullUrl = resource.fullUrl { byFullUrl[fullUrl] = index }
         }
     }
@@ -39,7 +39,7 @@ struct FHIRResourceIndex {
             guard case let .object(object) = value, case let .string(type)? = object["resourceType"],
                   case let .string(containedID)? = object["id"], containedID == id else { continue }
             return FHIRResource(type: type, id: containedID, fullUrl: nil, object: object, raw: "{}",
-                                origin: resource.origin + "#" + id)
+                                place: .contained(in: resource.key, id: id))
         }
         return nil
     }
