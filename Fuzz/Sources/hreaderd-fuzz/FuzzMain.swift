@@ -21,8 +21,8 @@ func LLVMFuzzerRunDriver(
 @main
 enum FuzzMain {
     static func main() {
-        guard ["record", "form", "json", "query", "feed"].contains(target) else {
-            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed)")
+        guard ["record", "form", "json", "query", "feed", "fhir"].contains(target) else {
+            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir)")
             exit(2)
         }
         var argc = CommandLine.argc
@@ -39,6 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case "form": FuzzTargets.form(bytes)
     case "json": FuzzTargets.json(bytes)
     case "feed": FuzzTargets.feed(bytes)
+    case "fhir": FuzzTargets.fhir(bytes)
     default: FuzzTargets.query(bytes)
     }
     return 0
@@ -49,6 +50,22 @@ func say(_ line: String) {
 }
 
 enum FuzzTargets {
+    /// Any bytes as a FHIR input: no crash, and the same patients, entries and problems twice.
+    static func fhir(_ bytes: [UInt8]) {
+        let reader = FHIRReader()
+        let first = Result { () throws(FHIRError) in try reader.read(bytes, name: "fuzz.json") }
+        let second = Result { () throws(FHIRError) in try reader.read(bytes, name: "fuzz.json") }
+        switch (first, second) {
+        case (.success(let a), .success(let b)):
+            check(a.patients.map { $0.record?.entries.map(\.id) ?? [] } == b.patients.map { $0.record?.entries.map(\.id) ?? [] },
+                  "the FHIR reader gave two answers for one input")
+            check(a.problems == b.problems, "the FHIR reader reported different problems for one input")
+        case (.failure(let a), .failure(let b)):
+            check(a == b, "the FHIR reader failed two ways on one input")
+        default: check(false, "the FHIR reader failed once and succeeded once on one input")
+        }
+    }
+
     static func record(_ bytes: [UInt8]) {
         let parser = RecordParser()
         let first = Result { () throws(RecordParseError) in try parser.parse(bytes) }
