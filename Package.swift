@@ -153,7 +153,7 @@ let package = Package(
         ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Store", "SyntheticRecords", "TestSupport"]),
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
-        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "TestSupport"]),
+        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),

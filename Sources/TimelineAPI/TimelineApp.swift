@@ -15,6 +15,8 @@ public final class TimelineApp: Sendable {
         public var version = "0.0.0"
         /// The largest body of `POST /patients/current` and other small JSON requests.
         public var smallBodyLimit = 4 * 1024
+        /// The largest body of `PUT …/annotation`: a note is a few sentences; a megabyte is a mistake (`413`).
+        public var annotationBodyLimit = 64 * 1024
         /// The largest file `POST /imports/files` takes: the FHIR reader's per-file limit.
         public var uploadLimit = 64 << 20
         /// Lock the store after this many seconds without an authenticated request; 0 never does.
@@ -86,6 +88,7 @@ public final class TimelineApp: Sendable {
         SessionRoutes(app: self).register(in: &router)
         ImportRoutes(app: self).register(in: &router)
         FileUploadRoutes(app: self).register(in: &router)
+        AnnotationRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -73,6 +73,20 @@ public struct JSONWriter: Sendable {
         endArray()
     }
 
+    /// The same, with fragments written into the elements: each at its offset in `json`, offsets ascending
+    /// (how an annotation goes into its entry's stored object, before the closing brace).
+    public mutating func array(elements json: [UInt8], inserting fragments: [(offset: Int, bytes: [UInt8])]) {
+        beginArray()
+        var from = 0
+        for fragment in fragments where fragment.offset >= from && fragment.offset <= json.count {
+            bytes.append(contentsOf: json[from..<fragment.offset])
+            bytes.append(contentsOf: fragment.bytes)
+            from = fragment.offset
+        }
+        bytes.append(contentsOf: json[from...])
+        endArray()
+    }
+
     public mutating func raw(_ json: [UInt8]) {
         separate()
         bytes.append(contentsOf: json)

@@ -3,6 +3,15 @@
 public struct EntryList: Sendable, Equatable {
     public private(set) var json: [UInt8] = []
     public private(set) var count = 0
+    /// The entries that carry an annotation: where each object's closing brace is, so that the wire
+    /// format can write the annotation into it. Empty for a patient without annotations (the usual case).
+    public private(set) var annotated: [Mark] = []
+
+    public struct Mark: Sendable, Equatable {
+        public var entryID: String
+        /// The offset in `json` of the object's closing `}`.
+        public var closingBrace: Int
+    }
 
     public init() {}
 
@@ -11,6 +20,8 @@ public struct EntryList: Sendable, Equatable {
     public mutating func append(contentsOf other: EntryList) {
         guard !other.isEmpty else { return }
         if count > 0 { json.append(UInt8(ascii: ",")) }
+        let base = json.count
+        annotated += other.annotated.map { Mark(entryID: $0.entryID, closingBrace: $0.closingBrace + base) }
         json += other.json
         count += other.count
     }
@@ -23,12 +34,16 @@ public struct EntryList: Sendable, Equatable {
     }
 
     /// Appends the entry's `timeline_json` from `column` of `row`, straight from SQLite's buffer (no String).
-    mutating func append(storedJSONOf row: Row, column: Int) throws(StoreError) {
+    /// With `annotatedID`, the entry is marked as carrying that id's annotation.
+    mutating func append(storedJSONOf row: Row, column: Int, annotatedID: String? = nil) throws(StoreError) {
         let appended = row.withText(column) { json -> Bool in
             guard !json.isEmpty else { return false }
             append(json: json)
             return true
         }
         guard appended else { throw StoreError.invalidInput("the store holds an entry without its timeline JSON") }
+        if let annotatedID, json.last == UInt8(ascii: "}") {
+            annotated.append(Mark(entryID: annotatedID, closingBrace: json.count - 1))
+        }
     }
 }

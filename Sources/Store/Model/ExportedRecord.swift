@@ -34,4 +34,6 @@ public protocol RecordExportWriter: Sendable {
     mutating func post(_ post: TimelinePost)
     /// The patient's resources that are kept and not shown (FHIR), after the posts.
     mutating func kept(_ resource: KeptResource)
+    /// The person's annotations (orphaned ones too), last.
+    mutating func annotation(_ annotation: Annotation)
 }

@@ -7,9 +7,12 @@ public struct TimelineSnapshot: Sendable {
     public var vitalSigns: [StoredEntry]
     public var ongoing: EntryList
     public var posts: [TimelinePost]
+    /// The annotations of the entries in `sections` and `ongoing` (marked there), by entry id.
+    public var annotations: [String: Annotation]
 
     public init(patient: Patient, sections: [EntryType: EntryList], vitalSigns: [StoredEntry], ongoing: EntryList,
-                posts: [TimelinePost]) {
+                posts: [TimelinePost], annotations: [String: Annotation] = [:]) {
+        self.annotations = annotations
         self.patient = patient
         self.sections = sections
         self.vitalSigns = vitalSigns

@@ -6,7 +6,7 @@
 /// query needs, the stored JSON object included (migration 3).
 enum OngoingQuery {
     static let sql = """
-        SELECT timeline_json
+        SELECT timeline_json, id
         FROM entries
         WHERE patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
           AND coalesce(start_time, time) < ?2
@@ -15,10 +15,16 @@ enum OngoingQuery {
         ORDER BY date, id
         """
 
-    static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> EntryList {
+    static func entries(patientID: String, from start: Int64, to end: Int64, annotated: Set<String> = [],
+                        in db: Database) throws -> EntryList {
         var list = EntryList()
         try db.statement(sql).forEach([patientID, start, end]) { row in
-            try list.append(storedJSONOf: row, column: 0)
+            var marked: String?
+            if !annotated.isEmpty {
+                let id = row.string(1)
+                if annotated.contains(id) { marked = id }
+            }
+            try list.append(storedJSONOf: row, column: 0, annotatedID: marked)
         }
         return list
     }

@@ -7,11 +7,15 @@ enum TimelineSnapshotQuery {
         guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
             return nil
         }
-        let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, in: db)
+        let annotations = try AnnotationQueries.any(patientID: patientID, in: db)
+            ? try AnnotationQueries.byEntry(patientID: patientID, in: db) : [:]
+        let annotated = Set(annotations.keys)
+        let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, annotated: annotated, in: db)
         return TimelineSnapshot(
             patient: patient, sections: window.sections, vitalSigns: window.vitalSigns,
-            ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, in: db),
-            posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db))
+            ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, annotated: annotated, in: db),
+            posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db),
+            annotations: annotations)
     }
 }
 

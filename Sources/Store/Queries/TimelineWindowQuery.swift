@@ -51,10 +51,10 @@ enum TimelineWindowQuery {
 
     /// The window's entries as the timeline shows them: each type's stored JSON objects, joined, and the
     /// vital signs apart; in (date, id) order, the same entries and order as `sql`.
-    static func timeline(patientID: String, from start: Int64, to end: Int64,
+    static func timeline(patientID: String, from start: Int64, to end: Int64, annotated: Set<String> = [],
                          in db: Database) throws -> (sections: [EntryType: EntryList], vitalSigns: [StoredEntry]) {
-        var window = TimelineRows()
-        var later = TimelineRows()  // spanning entries dated after the window: they go last
+        var window = TimelineRows(annotated: annotated)
+        var later = TimelineRows(annotated: annotated)  // spanning entries dated after the window: they go last
         try db.statement(spanningIntoWindowSQL).forEach([patientID, start, end]) { row in
             if let date = row.int64OrNil(3), date > end { try later.add(row) } else { try window.add(row) }
         }
@@ -67,6 +67,8 @@ enum TimelineWindowQuery {
     struct TimelineRows {
         var sections: [EntryType: EntryList] = [:]
         var vitalSigns: [StoredEntry] = []
+        /// Ids of the patient's annotated entries; usually none, and then no row's id is looked at.
+        var annotated: Set<String> = []
 
         mutating func add(_ row: Row) throws {
             let type = try entryType(row.string(0))
@@ -76,7 +78,12 @@ enum TimelineWindowQuery {
                     startTime: nil, endTime: nil, status: nil, value: row.doubleOrNil(5), textValue: nil,
                     units: row.stringOrNil(6), codesJSON: "{}"))
             } else {
-                try sections[type, default: EntryList()].append(storedJSONOf: row, column: 1)
+                var marked: String?
+                if !annotated.isEmpty {
+                    let id = row.string(2)
+                    if annotated.contains(id) { marked = id }
+                }
+                try sections[type, default: EntryList()].append(storedJSONOf: row, column: 1, annotatedID: marked)
             }
         }
 

@@ -204,5 +204,47 @@ enum Schema {
                 ALTER TABLE import_jobs ADD COLUMN report TEXT;
                 """)
         },
+        // The person's own changes: annotations on entries (kept apart from the imported data, keyed by the
+        // entry's stable id and not tied to the entry row, so a re-import never drops one and an entry the
+        // source removed leaves its annotation behind, shown as orphaned); how each person is named and
+        // ordered; which patients are the same person; which records a person removed (not brought back).
+        Migration(version: 5, name: "annotations, people, links, removed records") { db in
+            try db.execute("""
+                CREATE TABLE annotations (
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    entry_id TEXT NOT NULL,
+                    note TEXT,
+                    struck INTEGER NOT NULL DEFAULT 0,
+                    reason TEXT,
+                    quantity TEXT,
+                    dose TEXT,
+                    directions TEXT,
+                    prescriber TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (patient_id, entry_id)
+                );
+
+                ALTER TABLE patients ADD COLUMN display_name TEXT;
+                ALTER TABLE patients ADD COLUMN display_order INTEGER;
+
+                -- A patient linked into a person: the person is known by the id of its first patient.
+                CREATE TABLE patient_links (
+                    patient_id TEXT PRIMARY KEY REFERENCES patients(id) ON DELETE CASCADE,
+                    person_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    linked_at INTEGER NOT NULL,
+                    CHECK (patient_id <> person_id)
+                );
+                CREATE INDEX patient_links_by_person ON patient_links (person_id);
+
+                -- Records a person removed: an import or a sync of the same record does not bring it back.
+                CREATE TABLE removed_records (
+                    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                    record_id TEXT NOT NULL,
+                    removed_at INTEGER NOT NULL,
+                    PRIMARY KEY (source_id, record_id)
+                );
+                """)
+        },
     ]
 }

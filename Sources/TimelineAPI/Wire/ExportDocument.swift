@@ -10,7 +10,7 @@ public struct ExportDocument: RecordExportWriter {
     private var section = Section.head
     private let exportedAt: Int64
 
-    private enum Section { case head, entries, posts, kept }
+    private enum Section { case head, entries, posts, kept, annotations }
 
     public init(exportedAt: Int64) { self.exportedAt = exportedAt }
 
@@ -110,10 +110,23 @@ public struct ExportDocument: RecordExportWriter {
         section = .kept
     }
 
+    public mutating func annotation(_ annotation: Annotation) {
+        startAnnotations()
+        AnnotationJSON.write(annotation, to: &json, withEntryID: true)
+    }
+
+    private mutating func startAnnotations() {
+        startKept()
+        guard section == .kept else { return }
+        json.endArray()
+        json.key("annotations"); json.beginArray()
+        section = .annotations
+    }
+
     /// Closes the document.
     func finished() -> [UInt8] {
         var document = self
-        document.startKept()
+        document.startAnnotations()
         document.json.endArray()
         document.json.endObject()
         return document.json.bytes

@@ -1,0 +1,102 @@
+/// Annotations (`annotations`): written by the person, read with the timeline, the export and on their own.
+enum AnnotationQueries {
+    static let columns = """
+        a.entry_id, a.note, a.struck, a.reason, a.quantity, a.dose, a.directions, a.prescriber, a.created_at, a.updated_at,
+        NOT EXISTS (SELECT 1 FROM entries e WHERE e.patient_id = a.patient_id AND e.id = a.entry_id) AS orphaned
+        FROM annotations a
+        """
+
+    static func annotation(_ row: Row) -> Annotation {
+        let medication = Annotation.Medication(quantity: row.stringOrNil("quantity"), dose: row.stringOrNil("dose"),
+                                               directions: row.stringOrNil("directions"), prescriber: row.stringOrNil("prescriber"))
+        return Annotation(entryID: row.string("entry_id"), note: row.stringOrNil("note"), struck: row.int64("struck") != 0,
+                          reason: row.stringOrNil("reason"), medication: medication.isEmpty ? nil : medication,
+                          createdAt: row.int64("created_at"), updatedAt: row.int64("updated_at"), orphaned: row.int64("orphaned") != 0)
+    }
+
+    /// Every annotation of a patient, by entry id.
+    static func byEntry(patientID: String, in db: Database) throws -> [String: Annotation] {
+        var out: [String: Annotation] = [:]
+        try db.statement("SELECT \(columns) WHERE a.patient_id = ?").forEach([patientID]) { row in
+            let annotation = annotation(row)
+            out[annotation.entryID] = annotation
+        }
+        return out
+    }
+
+    /// Whether the patient has any annotation at all: the timeline's read skips the work when not.
+    static func any(patientID: String, in db: Database) throws -> Bool {
+        try db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? LIMIT 1", [patientID], as: Int64.self) != nil
+    }
+}
+
+extension Store {
+    /// Why an annotation was not written.
+    public enum AnnotationTarget: Error, Sendable, Equatable {
+        case unknownPatient
+        case unknownEntry
+    }
+
+    /// Writes (replaces) the annotation of an entry of a patient. The entry must be the patient's: an
+    /// annotation is never made for an id the record does not hold; one that exists already (its entry
+    /// since removed by the source) may still be changed. Returns the annotation, or why nothing was written.
+    public func setAnnotation(_ annotation: Annotation, patientID: String, now: Int64 = Store.now()) async throws(StoreError)
+        -> Result<Annotation, AnnotationTarget> {
+        try await write { db in
+            guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [patientID], as: Int64.self) != nil else {
+                return .failure(.unknownPatient)
+            }
+            let exists = try db.scalar("SELECT created_at FROM annotations WHERE patient_id = ? AND entry_id = ?",
+                                       [patientID, annotation.entryID], as: Int64.self)
+            let entryExists = try db.scalar("SELECT 1 FROM entries WHERE patient_id = ? AND id = ?",
+                                            [patientID, annotation.entryID], as: Int64.self) != nil
+            guard exists != nil || entryExists else { return .failure(.unknownEntry) }
+            let medication = annotation.medication
+            try db.execute("""
+                INSERT OR REPLACE INTO annotations (patient_id, entry_id, note, struck, reason, quantity, dose, directions, prescriber,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [patientID, annotation.entryID, annotation.note, annotation.struck ? 1 : 0, annotation.reason,
+                      medication?.quantity, medication?.dose, medication?.directions, medication?.prescriber, exists ?? now, now])
+            // The timeline carries annotations: its cached pages are keyed by the revision.
+            try db.execute("UPDATE patients SET revision = revision + 1 WHERE id = ?", [patientID])
+            guard let stored = try db.row("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? AND a.entry_id = ?",
+                                          [patientID, annotation.entryID], AnnotationQueries.annotation) else {
+                throw StoreError.notFound("annotation \(annotation.entryID)")
+            }
+            return .success(stored)
+        }
+    }
+
+    public func annotation(patientID: String, entryID: String) async throws(StoreError) -> Annotation? {
+        try await read { db in
+            try db.row("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? AND a.entry_id = ?", [patientID, entryID],
+                       AnnotationQueries.annotation)
+        }
+    }
+
+    /// Removes an annotation; false when there was none.
+    public func deleteAnnotation(patientID: String, entryID: String) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute("DELETE FROM annotations WHERE patient_id = ? AND entry_id = ?", [patientID, entryID])
+            guard db.changes > 0 else { return false }
+            try db.execute("UPDATE patients SET revision = revision + 1 WHERE id = ?", [patientID])
+            return true
+        }
+    }
+
+    /// Every annotation of a patient, orphaned ones included, by entry id order.
+    public func annotations(patientID: String) async throws(StoreError) -> [Annotation] {
+        try await read { db in
+            try db.rows("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? ORDER BY a.entry_id", [patientID],
+                        AnnotationQueries.annotation)
+        }
+    }
+
+    public func annotationsSync(patientID: String) throws(StoreError) -> [Annotation] {
+        try readSync { db in
+            try db.rows("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? ORDER BY a.entry_id", [patientID],
+                        AnnotationQueries.annotation)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Store
+
+/// An annotation as every route writes it: in the timeline's entry objects, on its own, in the list and
+/// in the export.
+enum AnnotationJSON {
+    static func write(_ annotation: Annotation, to json: inout JSONWriter, withEntryID: Bool = false) {
+        json.beginObject()
+        if withEntryID {
+            json.key("entry_id"); json.string(annotation.entryID)
+            json.key("orphaned"); json.bool(annotation.orphaned)
+        }
+        json.key("note"); json.string(annotation.note)
+        json.key("struck"); json.bool(annotation.struck)
+        json.key("reason"); json.string(annotation.reason)
+        json.key("medication")
+        if let medication = annotation.medication {
+            json.beginObject()
+            json.key("quantity"); json.string(medication.quantity)
+            json.key("dose"); json.string(medication.dose)
+            json.key("directions"); json.string(medication.directions)
+            json.key("prescriber"); json.string(medication.prescriber)
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("created_at"); json.int(annotation.createdAt)
+        json.key("updated_at"); json.int(annotation.updatedAt)
+        json.endObject()
+    }
+
+    /// `,"annotation":{…}`: what goes before an entry object's closing brace.
+    static func member(_ annotation: Annotation) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        write(annotation, to: &json)
+        return Array(#","annotation":"#.utf8) + json.bytes
+    }
+
+    /// An entry array with each marked entry's annotation written into its object.
+    static func writeArray(_ list: EntryList, annotations: [String: Annotation], to json: inout JSONWriter) {
+        guard !list.annotated.isEmpty else {
+            json.array(elements: list.json)
+            return
+        }
+        let fragments = list.annotated.compactMap { mark -> (offset: Int, bytes: [UInt8])? in
+            annotations[mark.entryID].map { (mark.closingBrace, member($0)) }
+        }
+        json.array(elements: list.json, inserting: fragments)
+    }
+}
