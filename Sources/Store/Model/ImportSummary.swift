@@ -14,6 +14,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var entriesUpdated = 0
     public var entriesUnchanged = 0
     public var entriesRemoved = 0
+    /// The record was left out: a person removed this patient, and the source (a sync) does not bring it back.
+    public var skippedAsRemoved = false
     /// The same counts by entry type (indexed by `EntryType.allCases` order; see `changes(of:)`).
     var byType = [EntryChanges](repeating: EntryChanges(), count: EntryType.allCases.count)
 

@@ -9,8 +9,25 @@ public struct Patient: Sendable, Equatable {
     public var entryCount: Int
     /// Increases whenever the patient's entries or posts change: a cache key for computed payloads.
     public var revision: Int64
+    /// Who the person is to the family's keeper; nil until they say.
+    public var relationship: Relationship?
+    /// The name the family uses, over the source's.
+    public var displayName: String?
+    /// The place in the family's list; nil sorts after those with one, by name.
+    public var order: Int64?
 
-    public init(id: String, sourceName: String, recordID: String, name: String, gender: String?, birthdate: Int64?, entryCount: Int, revision: Int64) {
+    /// What the person is called on screen: the display name, else the source's name.
+    public var shownName: String { displayName ?? name }
+
+    public enum Relationship: String, Sendable, CaseIterable {
+        case me, spouse, partner, child, parent, family, other
+    }
+
+    public init(id: String, sourceName: String, recordID: String, name: String, gender: String?, birthdate: Int64?, entryCount: Int, revision: Int64,
+                relationship: Relationship? = nil, displayName: String? = nil, order: Int64? = nil) {
+        self.relationship = relationship
+        self.displayName = displayName
+        self.order = order
         self.id = id
         self.sourceName = sourceName
         self.recordID = recordID

@@ -23,6 +23,6 @@ enum CurrentPatient {
             """, as: String.self) {
             return selected
         }
-        return try db.scalar("SELECT id FROM patients ORDER BY name, id LIMIT 1", as: String.self)
+        return try db.scalar("SELECT p.id FROM patients p \(Store.familyOrder) LIMIT 1", as: String.self)
     }
 }

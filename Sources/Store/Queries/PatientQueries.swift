@@ -1,22 +1,27 @@
 extension Store {
     static let patientColumns = """
-        p.id, s.name AS source, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision
+        p.id, s.name AS source, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision,
+        p.relationship, p.display_name, p.display_order
         FROM patients p JOIN sources s ON s.id = p.source_id
         """
 
     static func patient(_ row: Row) -> Patient {
         Patient(id: row.string("id"), sourceName: row.string("source"), recordID: row.string("record_id"), name: row.string("name"),
                 gender: row.stringOrNil("gender"), birthdate: row.int64OrNil("birthdate"), entryCount: Int(row.int64("entry_count")),
-                revision: row.int64("revision"))
+                revision: row.int64("revision"), relationship: row.stringOrNil("relationship").flatMap(Patient.Relationship.init(rawValue:)),
+                displayName: row.stringOrNil("display_name"), order: row.int64OrNil("display_order"))
     }
 
-    /// Every patient, by name.
+    /// The family's order: the places people were given, then by the name they are shown under.
+    static let familyOrder = "ORDER BY p.display_order IS NULL, p.display_order, coalesce(p.display_name, p.name), p.id"
+
+    /// Every patient, in the family's order.
     public func patients() async throws(StoreError) -> [Patient] {
-        try await read { db in try db.rows("SELECT \(Store.patientColumns) ORDER BY p.name, p.id", [], Store.patient) }
+        try await read { db in try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient) }
     }
 
     public func patientsSync() throws(StoreError) -> [Patient] {
-        try readSync { db in try db.rows("SELECT \(Store.patientColumns) ORDER BY p.name, p.id", [], Store.patient) }
+        try readSync { db in try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient) }
     }
 
     /// One patient, or nil.

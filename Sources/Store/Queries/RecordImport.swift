@@ -6,11 +6,22 @@ enum RecordImport {
     static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
                       options: ImportOptions = .replace, in db: Database) throws -> ImportSummary {
         guard let encoder else { throw StoreError.noEntryEncoder }
-        guard let sourceID = try db.scalar("SELECT id FROM sources WHERE name = ?", [sourceName], as: Int64.self) else {
+        guard let (sourceID, sourceKind) = try db.row("SELECT id, kind FROM sources WHERE name = ?", [sourceName], { row in
+            (row.int64("id"), row.string("kind"))
+        }) else {
             throw StoreError.notFound("source \(sourceName)")
         }
         let patientID = try patientID(for: record, sourceName: sourceName, options: options, in: db)
         var summary = ImportSummary(patientID: patientID, patient: .unchanged)
+        if options.patientID == nil, try PeopleQueries.isRemoved(sourceID: sourceID, recordID: record.recordID, in: db) {
+            // A person removed this record: a sync does not bring it back. A file the person imports
+            // again is their say: the record comes back.
+            guard sourceKind == Source.Kind.file.rawValue else {
+                summary.skippedAsRemoved = true
+                return summary
+            }
+            try db.execute("DELETE FROM removed_records WHERE source_id = ? AND record_id = ?", [sourceID, record.recordID])
+        }
         let merging = options.mode == .merge
 
         struct Demographics: Equatable {

@@ -19,7 +19,7 @@ extension Store {
     /// Every patient, by name, with the span of their record; in one snapshot.
     public func patientsWithSpans() async throws(StoreError) -> [(patient: Patient, span: RecordSpan)] {
         try await read { db in
-            try db.rows("SELECT \(Store.patientColumns) ORDER BY p.name, p.id", [], Store.patient).map { patient in
+            try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient).map { patient in
                 (patient, try RecordSpanQuery.span(patientID: patient.id, in: db))
             }
         }

@@ -1,7 +1,10 @@
+import Foundation
 import HTTPKit
+import Records
 import Store
 
-/// `GET /patients.json`, `POST /patients/current`, `GET /patients/{id}/export.json`.
+/// `GET /patients.json`, `POST /patients/current`, `PATCH` and `DELETE /patients/{id}`,
+/// `GET /patients/{id}/export.json`.
 struct PatientRoutes {
     let app: TimelineApp
 
@@ -9,6 +12,10 @@ struct PatientRoutes {
         router.get("/patients.json") { _, _ in try await list() }
         router.post("/patients/current", bodyLimit: app.configuration.smallBodyLimit) { request, _ in try await select(request) }
         router.get("/patients/{id}/export.json") { _, context in try await export(try context.parameters.require("id")) }
+        router.patch("/patients/{id}", bodyLimit: app.configuration.smallBodyLimit) { request, context in
+            try await update(request, id: try context.parameters.require("id"))
+        }
+        router.delete("/patients/{id}") { _, context in try await remove(try context.parameters.require("id")) }
     }
 
     func list() async throws -> Response {
@@ -23,7 +30,11 @@ struct PatientRoutes {
         for (patient, span) in patients {
             json.beginObject()
             json.key("id"); json.string(patient.id)
-            json.key("name"); json.string(patient.name)
+            json.key("name"); json.string(patient.shownName)
+            json.key("source_name"); json.string(patient.name)
+            json.key("display_name"); json.string(patient.displayName)
+            json.key("relationship"); json.string(patient.relationship?.rawValue)
+            json.key("order"); json.int(patient.order)
             json.key("gender"); json.string(patient.gender)
             json.key("birthdate"); json.int(patient.birthdate)
             json.key("source"); json.string(patient.sourceName)
@@ -56,6 +67,68 @@ struct PatientRoutes {
         json.key("current"); json.string(id)
         json.endObject()
         return .json(writer: json)
+    }
+
+    /// The longest display name, in bytes of UTF-8.
+    static let maximumDisplayNameBytes = 200
+
+    /// `{"relationship", "order", "display_name"}`, each optional; null clears.
+    func update(_ request: Request, id: String) async throws -> Response {
+        guard request.mediaType == "application/json" else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the change as application/json.")
+        }
+        let document: JSONValue
+        do { document = try JSONDocument.parse(request.bodyBytes, maxBytes: app.configuration.smallBodyLimit, maxDepth: 2) } catch {
+            throw HTTPError.badRequest("The body is not JSON: \(error).", code: "bad_body")
+        }
+        guard case .object(let object) = document, !object.members.isEmpty else {
+            throw HTTPError.badRequest("Send a JSON object with relationship, order or display_name.", code: "bad_body")
+        }
+        var change = Store.PersonChange()
+        for member in object.members {
+            switch (member.key, member.value) {
+            case ("relationship", .null): change.relationship = .some(nil)
+            case ("relationship", .string(let text)):
+                guard let relationship = Patient.Relationship(rawValue: text) else {
+                    throw HTTPError.badRequest("relationship must be one of \(Patient.Relationship.allCases.map(\.rawValue).joined(separator: ", ")).",
+                                               code: "bad_relationship")
+                }
+                change.relationship = .some(relationship)
+            case ("order", .null): change.order = .some(nil)
+            case ("order", .number(let number)):
+                guard let order = number.int64, (0...1_000_000).contains(order) else {
+                    throw HTTPError.badRequest("order must be a whole number from 0 to 1000000.", code: "bad_body")
+                }
+                change.order = .some(order)
+            case ("display_name", .null): change.displayName = .some(nil)
+            case ("display_name", .string(let text)):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                guard trimmed.utf8.count <= Self.maximumDisplayNameBytes, !trimmed.utf8.contains(where: { $0 < 0x20 }) else {
+                    throw HTTPError.badRequest("display_name must be one line of at most \(Self.maximumDisplayNameBytes) bytes.", code: "bad_body")
+                }
+                change.displayName = .some(trimmed.isEmpty ? nil : trimmed)
+            default:
+                throw HTTPError.badRequest("A person takes relationship, order and display_name (strings, a number, or null), not \(member.key) as given.",
+                                           code: "bad_body")
+            }
+        }
+        guard let patient = try await app.store().updatePerson(id: id, change, now: app.now()) else { throw APIError.unknownPatient }
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("id"); json.string(patient.id)
+        json.key("name"); json.string(patient.shownName)
+        json.key("source_name"); json.string(patient.name)
+        json.key("display_name"); json.string(patient.displayName)
+        json.key("relationship"); json.string(patient.relationship?.rawValue)
+        json.key("order"); json.int(patient.order)
+        json.endObject()
+        return .json(writer: json)
+    }
+
+    /// Removes the patient and everything that is theirs; the source does not bring them back.
+    func remove(_ id: String) async throws -> Response {
+        guard try await app.store().removePatient(id: id, now: app.now()) else { throw APIError.unknownPatient }
+        return Response(status: .noContent)
     }
 
     func export(_ id: String) async throws -> Response {

@@ -48,7 +48,7 @@ public enum TimelinePayload {
     static func writePatient(_ patient: Patient, to json: inout JSONWriter) {
         json.beginObject()
         json.key("id"); json.string(patient.id)
-        json.key("name"); json.string(patient.name)
+        json.key("name"); json.string(patient.shownName)
         json.key("gender"); json.string(patient.gender)
         json.key("birthdate"); json.int(patient.birthdate)
         json.endObject()
