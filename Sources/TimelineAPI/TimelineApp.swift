@@ -89,6 +89,7 @@ public final class TimelineApp: Sendable {
         ImportRoutes(app: self).register(in: &router)
         FileUploadRoutes(app: self).register(in: &router)
         AnnotationRoutes(app: self).register(in: &router)
+        LinkRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

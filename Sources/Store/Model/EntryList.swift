@@ -26,11 +26,12 @@ public struct EntryList: Sendable, Equatable {
         count += other.count
     }
 
-    /// Appends one entry's JSON object.
-    public mutating func append(json object: some Collection<UInt8>) {
+    /// Appends one entry's JSON object; with `markedAs`, marked as carrying that entry id's extra members.
+    public mutating func append(json object: some Collection<UInt8>, markedAs id: String? = nil) {
         if count > 0 { json.append(UInt8(ascii: ",")) }
         json.append(contentsOf: object)
         count += 1
+        if let id, json.last == UInt8(ascii: "}") { annotated.append(Mark(entryID: id, closingBrace: json.count - 1)) }
     }
 
     /// Appends the entry's `timeline_json` from `column` of `row`, straight from SQLite's buffer (no String).

@@ -9,10 +9,13 @@ public struct TimelineSnapshot: Sendable {
     public var posts: [TimelinePost]
     /// The annotations of the entries in `sections` and `ongoing` (marked there), by entry id.
     public var annotations: [String: Annotation]
+    /// For a linked person: a shown entry whose fact other sources hold too, by entry id → every source's name.
+    public var alsoFrom: [String: [String]]
 
     public init(patient: Patient, sections: [EntryType: EntryList], vitalSigns: [StoredEntry], ongoing: EntryList,
-                posts: [TimelinePost], annotations: [String: Annotation] = [:]) {
+                posts: [TimelinePost], annotations: [String: Annotation] = [:], alsoFrom: [String: [String]] = [:]) {
         self.annotations = annotations
+        self.alsoFrom = alsoFrom
         self.patient = patient
         self.sections = sections
         self.vitalSigns = vitalSigns

@@ -24,6 +24,19 @@ enum AnnotationQueries {
         return out
     }
 
+    /// Which patient of the person that `patientID` belongs to holds the entry (or its annotation); the
+    /// patient itself when none does (the caller then finds neither).
+    static func owner(of entryID: String, person patientID: String, in db: Database) throws -> String {
+        let members = try LinkQueries.person(of: patientID, in: db).members
+        guard members.count > 1 else { return patientID }
+        for member in [patientID] + members where
+            try db.scalar("SELECT 1 FROM entries WHERE patient_id = ? AND id = ?", [member, entryID], as: Int64.self) != nil
+            || db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? AND entry_id = ?", [member, entryID], as: Int64.self) != nil {
+            return member
+        }
+        return patientID
+    }
+
     /// Whether the patient has any annotation at all: the timeline's read skips the work when not.
     static func any(patientID: String, in db: Database) throws -> Bool {
         try db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? LIMIT 1", [patientID], as: Int64.self) != nil
@@ -46,6 +59,9 @@ extension Store {
             guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [patientID], as: Int64.self) != nil else {
                 return .failure(.unknownPatient)
             }
+            // A linked person's timeline shows its patients' entries under one id: the annotation goes to
+            // the patient whose entry it is.
+            let patientID = try AnnotationQueries.owner(of: annotation.entryID, person: patientID, in: db)
             let exists = try db.scalar("SELECT created_at FROM annotations WHERE patient_id = ? AND entry_id = ?",
                                        [patientID, annotation.entryID], as: Int64.self)
             let entryExists = try db.scalar("SELECT 1 FROM entries WHERE patient_id = ? AND id = ?",
@@ -70,7 +86,8 @@ extension Store {
 
     public func annotation(patientID: String, entryID: String) async throws(StoreError) -> Annotation? {
         try await read { db in
-            try db.row("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? AND a.entry_id = ?", [patientID, entryID],
+            let patientID = try AnnotationQueries.owner(of: entryID, person: patientID, in: db)
+            return try db.row("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? AND a.entry_id = ?", [patientID, entryID],
                        AnnotationQueries.annotation)
         }
     }
@@ -78,6 +95,7 @@ extension Store {
     /// Removes an annotation; false when there was none.
     public func deleteAnnotation(patientID: String, entryID: String) async throws(StoreError) -> Bool {
         try await write { db in
+            let patientID = try AnnotationQueries.owner(of: entryID, person: patientID, in: db)
             try db.execute("DELETE FROM annotations WHERE patient_id = ? AND entry_id = ?", [patientID, entryID])
             guard db.changes > 0 else { return false }
             try db.execute("UPDATE patients SET revision = revision + 1 WHERE id = ?", [patientID])

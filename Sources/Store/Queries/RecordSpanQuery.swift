@@ -16,11 +16,16 @@ enum RecordSpanQuery {
 }
 
 extension Store {
-    /// Every patient, by name, with the span of their record; in one snapshot.
-    public func patientsWithSpans() async throws(StoreError) -> [(patient: Patient, span: RecordSpan)] {
+    /// Every patient, in the family's order, with the span of their record and the head of the person they
+    /// are linked into (nil for a person of one); in one snapshot.
+    public func patientsWithSpans() async throws(StoreError) -> [(patient: Patient, span: RecordSpan, person: String?)] {
         try await read { db in
-            try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient).map { patient in
-                (patient, try RecordSpanQuery.span(patientID: patient.id, in: db))
+            var heads: [String: String] = [:]
+            try db.statement("SELECT patient_id, person_id FROM patient_links").forEach([]) { row in heads[row.string(0)] = row.string(1) }
+            let linkedHeads = Set(heads.values)
+            return try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient).map { patient in
+                (patient, try RecordSpanQuery.span(patientID: patient.id, in: db),
+                 heads[patient.id] ?? (linkedHeads.contains(patient.id) ? patient.id : nil))
             }
         }
     }

@@ -20,18 +20,27 @@ extension Store {
     }
 
     static func head(patientID: String?, withEarliest: Bool, in db: Database) throws -> TimelineHead? {
-        guard let id = try patientID ?? CurrentPatient.id(in: db) else { return nil }
-        guard let revision = try db.scalar("SELECT revision FROM patients WHERE id = ?", [id], as: Int64.self) else {
-            throw StoreError.notFound("patient \(id)")
+        guard let asked = try patientID ?? CurrentPatient.id(in: db) else { return nil }
+        guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [asked], as: Int64.self) != nil else {
+            throw StoreError.notFound("patient \(asked)")
         }
-        guard withEarliest else { return TimelineHead(patientID: id, revision: revision, earliest: nil) }
-        let earliest = try db.scalar("""
+        let person = try LinkQueries.person(of: asked, in: db)
+        var revision: Int64 = 0
+        var earliest: Int64?
+        for member in person.members {
+            revision += try db.scalar("SELECT revision FROM patients WHERE id = ?", [member], as: Int64.self) ?? 0
+            if withEarliest, let first = try earliestTime(of: member, in: db) { earliest = min(earliest ?? first, first) }
+        }
+        return TimelineHead(patientID: person.head, revision: revision, earliest: earliest, members: person.members)
+    }
+
+    static func earliestTime(of id: String, in db: Database) throws -> Int64? {
+        try db.scalar("""
             SELECT min(m) FROM (
                 SELECT min(date) AS m FROM entries WHERE patient_id = ?1
                 UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
                 UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
                 UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1)
             """, [id], as: Int64.self)
-        return TimelineHead(patientID: id, revision: revision, earliest: earliest)
     }
 }

@@ -3,7 +3,10 @@
 /// one consistent snapshot, so that a page never mixes two states of the record.
 enum TimelineSnapshotQuery {
     /// nil when there is no such patient.
-    static func read(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> TimelineSnapshot? {
+    static func read(patientID: String, members: [String]? = nil, from start: Int64, to end: Int64, in db: Database) throws -> TimelineSnapshot? {
+        if let members, members.count > 1 {
+            return try LinkedTimelineQuery.read(head: patientID, members: members, from: start, to: end, in: db)
+        }
         guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [patientID], Store.patient) else {
             return nil
         }
@@ -22,7 +25,8 @@ enum TimelineSnapshotQuery {
 extension Store {
     /// What the window `start...end` (epoch seconds, inclusive) shows of `patientID`, in one snapshot;
     /// nil when there is no such patient.
-    public func timelineSnapshot(patientID: String, from start: Int64, to end: Int64) async throws(StoreError) -> TimelineSnapshot? {
-        try await read { db in try TimelineSnapshotQuery.read(patientID: patientID, from: start, to: end, in: db) }
+    /// With `members` (a linked person's patients, from its head), their union.
+    public func timelineSnapshot(patientID: String, members: [String]? = nil, from start: Int64, to end: Int64) async throws(StoreError) -> TimelineSnapshot? {
+        try await read { db in try TimelineSnapshotQuery.read(patientID: patientID, members: members, from: start, to: end, in: db) }
     }
 }

@@ -27,7 +27,7 @@ struct PatientRoutes {
         json.key("current"); json.string(current)
         json.key("patients")
         json.beginArray()
-        for (patient, span) in patients {
+        for (patient, span, person) in patients {
             json.beginObject()
             json.key("id"); json.string(patient.id)
             json.key("name"); json.string(patient.shownName)
@@ -35,6 +35,7 @@ struct PatientRoutes {
             json.key("display_name"); json.string(patient.displayName)
             json.key("relationship"); json.string(patient.relationship?.rawValue)
             json.key("order"); json.int(patient.order)
+            json.key("person"); json.string(person)
             json.key("gender"); json.string(patient.gender)
             json.key("birthdate"); json.int(patient.birthdate)
             json.key("source"); json.string(patient.sourceName)
@@ -133,7 +134,7 @@ struct PatientRoutes {
 
     func export(_ id: String) async throws -> Response {
         let store = try app.store()
-        guard let document = try await ExportDocument.encode(patientID: id, from: store, exportedAt: app.now()) else { throw APIError.unknownPatient }
+        guard let document = try await ExportDocument.encodePerson(patientID: id, from: store, exportedAt: app.now()) else { throw APIError.unknownPatient }
         var response = Response.json(bytes: document)
         // The id is ours (p_ and hex), safe in a header.
         response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"hreaderd-\(id.filter { $0.isLetter || $0.isNumber || $0 == "_" }).json\"")

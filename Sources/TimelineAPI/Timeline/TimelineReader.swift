@@ -46,7 +46,8 @@ final class TimelineReader: Sendable {
         guard let head = found else { throw APIError.noPatient }
         let key = key(request, head: head)
         if let cached = cache.payload(for: key) { return cached }
-        guard let snapshot = try await store.timelineSnapshot(patientID: head.patientID, from: key.window.start, to: key.window.end) else {
+        guard let snapshot = try await store.timelineSnapshot(patientID: head.patientID, members: head.members,
+                                                              from: key.window.start, to: key.window.end) else {
             throw APIError.unknownPatient
         }
         let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: key.window))

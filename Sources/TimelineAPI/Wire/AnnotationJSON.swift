@@ -35,14 +35,25 @@ enum AnnotationJSON {
         return Array(#","annotation":"#.utf8) + json.bytes
     }
 
-    /// An entry array with each marked entry's annotation written into its object.
-    static func writeArray(_ list: EntryList, annotations: [String: Annotation], to json: inout JSONWriter) {
+    /// An entry array with each marked entry's annotation, and for a linked person the sources that hold
+    /// the same fact (`"sources": [names]`), written into its object.
+    static func writeArray(_ list: EntryList, annotations: [String: Annotation], alsoFrom: [String: [String]] = [:],
+                           to json: inout JSONWriter) {
         guard !list.annotated.isEmpty else {
             json.array(elements: list.json)
             return
         }
         let fragments = list.annotated.compactMap { mark -> (offset: Int, bytes: [UInt8])? in
-            annotations[mark.entryID].map { (mark.closingBrace, member($0)) }
+            var bytes: [UInt8] = []
+            if let annotation = annotations[mark.entryID] { bytes += member(annotation) }
+            if let sources = alsoFrom[mark.entryID] {
+                var list = JSONWriter(capacity: 64)
+                list.beginArray()
+                for source in sources { list.string(source) }
+                list.endArray()
+                bytes += Array(#","sources":"#.utf8) + list.bytes
+            }
+            return bytes.isEmpty ? nil : (mark.closingBrace, bytes)
         }
         json.array(elements: list.json, inserting: fragments)
     }

@@ -23,6 +23,44 @@ public struct ExportDocument: RecordExportWriter {
         try store.exportRecordSync(patientID: patientID, into: ExportDocument(exportedAt: exportedAt))?.finished()
     }
 
+    /// The export of the person `patientID` belongs to: for a person of one, that patient's document; for
+    /// patients linked into one person, `{"format", "version", "exported_at", "person", "records": [one
+    /// document a patient]}`, each part whole, as its source keeps it.
+    public static func encodePerson(patientID: String, from store: Store, exportedAt: Int64 = Store.now()) async throws(StoreError) -> [UInt8]? {
+        guard let person = try await store.person(of: patientID) else { return nil }
+        guard person.members.count > 1 else { return try await encode(patientID: patientID, from: store, exportedAt: exportedAt) }
+        var parts: [[UInt8]] = []
+        for member in person.members {
+            if let part = try await encode(patientID: member, from: store, exportedAt: exportedAt) { parts.append(part) }
+        }
+        return wrap(person: person.head, parts: parts, exportedAt: exportedAt)
+    }
+
+    public static func encodePersonSync(patientID: String, from store: Store, exportedAt: Int64 = Store.now()) throws(StoreError) -> [UInt8]? {
+        guard let person = try store.personSync(of: patientID) else { return nil }
+        guard person.members.count > 1 else { return try encodeSync(patientID: patientID, from: store, exportedAt: exportedAt) }
+        var parts: [[UInt8]] = []
+        for member in person.members {
+            if let part = try encodeSync(patientID: member, from: store, exportedAt: exportedAt) { parts.append(part) }
+        }
+        return wrap(person: person.head, parts: parts, exportedAt: exportedAt)
+    }
+
+    private static func wrap(person: String, parts: [[UInt8]], exportedAt: Int64) -> [UInt8] {
+        var json = JSONWriter(capacity: parts.reduce(256) { $0 + $1.count + 1 })
+        json.beginObject()
+        json.key("format"); json.string("hreaderd-export")
+        json.key("version"); json.int(Int64(formatVersion))
+        json.key("exported_at"); json.int(exportedAt)
+        json.key("person"); json.string(person)
+        json.key("records")
+        json.beginArray()
+        for part in parts { json.raw(part) }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
     public mutating func patient(_ patient: ExportedPatient) {
         json.beginObject()
         json.key("format"); json.string("hreaderd-export")

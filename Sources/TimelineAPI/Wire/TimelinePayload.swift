@@ -21,7 +21,7 @@ public enum TimelinePayload {
         for (key, type) in entryArrays {
             guard let entries = snapshot.sections[type], !entries.isEmpty else { continue }
             json.key(key)
-            AnnotationJSON.writeArray(entries, annotations: snapshot.annotations, to: &json)
+            AnnotationJSON.writeArray(entries, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
         }
 
         json.key("vitals")
@@ -38,7 +38,7 @@ public enum TimelinePayload {
         json.endArray()
 
         json.key("ongoing")
-        AnnotationJSON.writeArray(snapshot.ongoing, annotations: snapshot.annotations, to: &json)
+        AnnotationJSON.writeArray(snapshot.ongoing, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
 
         PostsEncoding.write(snapshot.posts, to: &json)
         json.endObject()

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let store = try global.openStore()
         defer { store.close() }
-        guard let document = try ExportDocument.encodeSync(patientID: patient, from: store) else {
+        guard let document = try ExportDocument.encodePersonSync(patientID: patient, from: store) else {
             throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         }
         if let output {

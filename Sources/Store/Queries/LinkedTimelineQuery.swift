@@ -1,0 +1,120 @@
+/// The timeline of a person made of several linked patients: the union of their windows, in (date, id)
+/// order, with a fact that two sources both hold (same type, same codes, same date) shown once and both
+/// sources named. Rarer than a person of one, so it reads plainly, entry by entry, instead of from the
+/// covering indexes alone: it needs each entry's codes.
+enum LinkedTimelineQuery {
+    private struct Item {
+        var type: EntryType
+        var date: Int64?
+        var id: String
+        var json: [UInt8]
+        var description: String?
+        var value: Double?
+        var units: String?
+        var codes: String
+        var source: String
+
+        /// What makes two entries one fact; nil when an entry has no codes to tell it by.
+        var factKey: String? {
+            if type == .vitalSign { return "\(type.rawValue)|\(description ?? "")|\(date.map(String.init) ?? "")|\(value.map { "\($0)" } ?? "")" }
+            guard codes != "{}" else { return nil }
+            return "\(type.rawValue)|\(codes)|\(date.map(String.init) ?? "")"
+        }
+    }
+
+    static let windowSQL = """
+        SELECT type, timeline_json, id, date, description, value, units, codes
+        FROM entries WHERE pk IN (
+            SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
+            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
+            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3
+        )
+        """
+
+    static let ongoingSQL = """
+        SELECT type, timeline_json, id, date, description, value, units, codes
+        FROM entries
+        WHERE patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
+          AND coalesce(start_time, time) < ?2
+          AND NOT (coalesce(date BETWEEN ?2 AND ?3, 0) OR coalesce(start_time BETWEEN ?2 AND ?3, 0)
+                   OR coalesce(end_time BETWEEN ?2 AND ?3, 0))
+        """
+
+    static func read(head: String, members: [String], from start: Int64, to end: Int64, in db: Database) throws -> TimelineSnapshot? {
+        guard var patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [head], Store.patient) else { return nil }
+        var window: [Item] = []
+        var ongoing: [Item] = []
+        var posts: [TimelinePost] = []
+        var annotations: [String: Annotation] = [:]
+        var revision: Int64 = 0
+        for member in members {
+            guard let (source, memberRevision) = try db.row("""
+                SELECT s.name AS source, p.revision FROM patients p JOIN sources s ON s.id = p.source_id WHERE p.id = ?
+                """, [member], { row in (row.string("source"), row.int64("revision")) }) else { continue }
+            revision += memberRevision
+            try db.statement(windowSQL).forEach([member, start, end]) { row in window.append(try item(row, source: source)) }
+            try db.statement(ongoingSQL).forEach([member, start, end]) { row in ongoing.append(try item(row, source: source)) }
+            posts += try TimelinePostQueries.posts(patientID: member, from: start, to: end, in: db)
+            for (id, annotation) in try AnnotationQueries.byEntry(patientID: member, in: db) where annotations[id] == nil {
+                annotations[id] = annotation
+            }
+        }
+        patient.revision = revision
+        var alsoFrom: [String: [String]] = [:]
+        let shownWindow = unique(window, alsoFrom: &alsoFrom)
+        let shownOngoing = unique(ongoing, alsoFrom: &alsoFrom)
+        var sections: [EntryType: EntryList] = [:]
+        var vitalSigns: [StoredEntry] = []
+        for item in shownWindow {
+            if item.type == .vitalSign {
+                vitalSigns.append(StoredEntry(id: item.id, type: .vitalSign, description: item.description, date: item.date, time: nil,
+                                              startTime: nil, endTime: nil, status: nil, value: item.value, textValue: nil,
+                                              units: item.units, codesJSON: "{}"))
+            } else {
+                sections[item.type, default: EntryList()].append(json: item.json, markedAs: marked(item.id, annotations, alsoFrom))
+            }
+        }
+        var ongoingList = EntryList()
+        for item in shownOngoing { ongoingList.append(json: item.json, markedAs: marked(item.id, annotations, alsoFrom)) }
+        posts.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        return TimelineSnapshot(patient: patient, sections: sections, vitalSigns: vitalSigns, ongoing: ongoingList, posts: posts,
+                                annotations: annotations, alsoFrom: alsoFrom)
+    }
+
+    private static func item(_ row: Row, source: String) throws -> Item {
+        Item(type: try TimelineWindowQuery.entryType(row.string(0)), date: row.int64OrNil(3), id: row.string(2),
+             json: row.stringOrNil(1).map { Array($0.utf8) } ?? [], description: row.stringOrNil(4), value: row.doubleOrNil(5),
+             units: row.stringOrNil(6), codes: row.string(7), source: source)
+    }
+
+    /// In (date, id) order, each fact once: the first of its sources shown, the others named in `alsoFrom`.
+    private static func unique(_ items: [Item], alsoFrom: inout [String: [String]]) -> [Item] {
+        let sorted = items.sorted { a, b in
+            switch (a.date, b.date) {
+            case let (x?, y?) where x != y: return x < y
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.id < b.id
+            }
+        }
+        var firstOfFact: [String: (id: String, source: String)] = [:]
+        var shown: [Item] = []
+        for item in sorted {
+            if let key = item.factKey {
+                if let first = firstOfFact[key] {
+                    var sources = alsoFrom[first.id] ?? [first.source]
+                    if !sources.contains(item.source) { sources.append(item.source) }
+                    alsoFrom[first.id] = sources
+                    continue
+                }
+                firstOfFact[key] = (item.id, item.source)
+            }
+            shown.append(item)
+        }
+        return shown
+    }
+
+    private static func marked(_ id: String, _ annotations: [String: Annotation], _ alsoFrom: [String: [String]]) -> String? {
+        annotations[id] != nil || alsoFrom[id] != nil ? id : nil
+    }
+}
