@@ -13,7 +13,7 @@ struct Hreaderd: AsyncParsableCommand {
         version: version,
         subcommands: [
             InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
-            ExportCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self, ReimportCommand.self,
+            ExportCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self, ReimportCommand.self, AnnotateCommand.self, AnnotationsCommand.self,
         ]
     )
 

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `patients set/remove/link/unlink/links`, `annotate`, `annotations`, run as a user runs them.
+@Suite("hreaderd patients set/link/remove, annotate")
+struct CLIPeopleTests {
+    let dir = TemporaryDirectory("hreaderd-people-cli")
+    var binary: String { productsDirectory + "/hreaderd" }
+    var environment: [String: String] { ["HREADERD_STATE_DIR": dir.file("state"), "HREADERD_PASSWORD_FILE": dir.file("pw")] }
+
+    init() throws {
+        try "people pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        #expect(try run(binary, ["init"], environment: environment).status == 0)
+        for (id, extra) in [("a", #""results":[{"_id":"r1","description":"Potassium","time":100,"codes":{"LOINC":["2823-3"]}}]"#),
+                            ("b", #""results":[{"_id":"r2","description":"Sodium","time":200,"codes":{"LOINC":["2951-2"]}}]"#)] {
+            let path = dir.file("\(id).json")
+            try #"{"_id":"\#(id)","first":"Ada","last":"Lovelace","birthdate":-4861684800,\#(extra)}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try hreaderd("import-file", path).status == 0)
+        }
+    }
+
+    func hreaderd(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
+        try run(binary, arguments, environment: environment)
+    }
+
+    func ids() throws -> [String] {
+        try hreaderd("patients").out.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("set a display name, relationship and order; annotate an entry; link, see the suggestion and the union; unlink; remove with --yes only")
+    func everything() throws {
+        let (a, b) = (try ids()[0], try ids()[1])
+        let set = try hreaderd("patients", "set", a, "--display-name", "Ada", "--relationship", "me", "--order", "2")
+        #expect(set.status == 0 && set.out.contains("Ada, relationship me, order 2"))
+        #expect(try hreaderd("patients", "set", a, "--relationship", "cousin").status != 0)
+        #expect(try hreaderd("patients").out.contains("Ada "))
+
+        let links = try hreaderd("patients", "links", a)
+        #expect(links.out.contains("suggested: \(b)"))
+        #expect(try hreaderd("patients", "link", a, b).status == 0)
+        #expect(try hreaderd("patients", "link", b, a).status == 1)
+        #expect(try hreaderd("patients").out.contains("linked into \(a)"))
+        let export = try JSONSerialization.jsonObject(with: Data(try hreaderd("export", "--patient", b).out.utf8)) as? [String: Any]
+        #expect((export?["records"] as? [Any])?.count == 2)
+
+        let entry = try #require(((export?["records"] as? [[String: Any]])?[1]["entries"] as? [[String: Any]])?.first?["id"] as? String)
+        let note = try hreaderd("annotate", "--patient", a, entry, "--note", "fasting", "--struck", "--reason", "lab mix-up")
+        #expect(note.status == 0, "\(note.err)")
+        #expect(try hreaderd("annotations", "--patient", b).out.contains("WRONG (lab mix-up)\tnote: fasting"))
+        #expect(try hreaderd("annotate", "--patient", a, "e_nothing", "--note", "x").status == 1)
+
+        #expect(try hreaderd("patients", "unlink", a, b).status == 0)
+        #expect(!(try hreaderd("patients").out.contains("linked into")))
+        let refused = try hreaderd("patients", "remove", b)
+        #expect(refused.status == 1 && refused.err.contains("--yes"))
+        #expect(try ids().count == 2)
+        #expect(try hreaderd("patients", "remove", b, "--yes").status == 0)
+        #expect(try ids() == [a])
+    }
+}
