@@ -139,7 +139,7 @@ class Env:
     def point_source(self, version, update=True):
         self.daemon.run("source", "add", SOURCE, "--url", self.urls[version], "--client-id", "hreaderd",
                         "--client-secret-file", os.path.join(self.root, "secret"), "--username", "family",
-                        "--user-password-file", os.path.join(self.root, "user-pw"), *(["--update"] if update else []))
+                        "--user-password-file", os.path.join(self.root, "user-pw"), "--patients", "all", *(["--update"] if update else []))
 
     def sync_command(self):
         return self.daemon.command("sync", SOURCE, "--wait")

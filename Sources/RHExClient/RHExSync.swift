@@ -54,8 +54,18 @@ struct RHExSync: Sendable {
                                            limit: configuration.limits.feedBytes)
         guard feedAnswer.status == 200 else { throw .status(url: HTTPFetcher.display(endpoints.feed), code: feedAnswer.status) }
         let feed = try PatientFeed.parse(feedAnswer.body, url: endpoints.feed)
-        progress.setTotal(feed.entries.count)
-        onProgress(0, feed.entries.count)
+        // The feed is what the server offers: new patients are offered to the person, not imported
+        // silently, unless the source imports all; a patient the person removed stays away.
+        let wanted: Set<String>
+        do {
+            wanted = try await store.offerPatients(sourceID: source.id, feed: feed.entries.map { ($0.recordID, $0.title) },
+                                                   importAll: source.settings.importsAll, now: now())
+        } catch {
+            throw SyncError.from(error)
+        }
+        let entries = feed.entries.filter { wanted.contains($0.recordID) }
+        progress.setTotal(entries.count)
+        onProgress(0, entries.count)
 
         let etags: [String: String]
         do { etags = try await store.recordETags(sourceID: source.id) } catch { throw SyncError.from(error) }
@@ -65,7 +75,7 @@ struct RHExSync: Sendable {
         // A bounded window of patients at once; the limiter bounds downloads over all jobs of the runner.
         let window = max(1, configuration.maxConcurrentDownloads)
         let stop: SyncOutcome? = await withTaskGroup(of: SyncOutcome?.self) { group in
-            var pending = feed.entries.makeIterator()
+            var pending = entries.makeIterator()
             for _ in 0..<window {
                 guard let entry = pending.next() else { break }
                 group.addTask {

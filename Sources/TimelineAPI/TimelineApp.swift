@@ -90,6 +90,7 @@ public final class TimelineApp: Sendable {
         FileUploadRoutes(app: self).register(in: &router)
         AnnotationRoutes(app: self).register(in: &router)
         LinkRoutes(app: self).register(in: &router)
+        SourcePatientRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

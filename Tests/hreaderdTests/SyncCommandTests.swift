@@ -41,7 +41,7 @@ struct SyncCommandTests {
         if addSource, let sandbox {
             let added = try await hreaderd("source", "add", "pds", "--url", sandbox.baseURL, "--client-id", "hreaderd",
                                            "--client-secret-file", dir.file("client-secret"), "--username", "family",
-                                           "--user-password-file", dir.file("user-password"))
+                                           "--user-password-file", dir.file("user-password"), "--patients", "all")
             #expect(added.status == 0, "\(added.err)")
         }
         return token
@@ -215,7 +215,8 @@ struct SyncCommandTests {
                 let pds = try #require(sources.first { $0["name"] as? String == "pds" })
                 #expect(pds["state"] as? String == "needs_sign_in" && pds["signed_in"] as? Bool == false)
                 #expect(sources.contains { $0["kind"] as? String == "file" })
-                for secret in [Self.clientSecret, Self.userPassword, "at_", "rt_", "client_secret", "password\""] {
+                // Tokens are JSON strings beginning "at_" / "rt_" (a key such as import_all merely contains rt_).
+                for secret in [Self.clientSecret, Self.userPassword, "\"at_", "\"rt_", "client_secret", "password\""] {
                     #expect(!imports.text.contains(secret), "/imports.json shows \(secret)")
                 }
                 #expect(!daemon.output.contains(Self.clientSecret) && !daemon.output.contains(Self.userPassword))

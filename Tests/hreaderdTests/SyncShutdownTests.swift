@@ -36,7 +36,7 @@ struct SyncShutdownTests {
 
         let added = try run(hreaderd, ["source", "add", "sandbox", "--url", "http://127.0.0.1:\(port)/", "--client-id", "hreaderd",
                                        "--client-secret-file", dir.file("secret"), "--username", "family",
-                                       "--user-password-file", dir.file("userpw")], environment: env)
+                                       "--user-password-file", dir.file("userpw"), "--patients", "all"], environment: env)
         #expect(added.status == 0, "\(added.err)")
         let token = try run(hreaderd, ["token", "create"], environment: env).out.trimmingCharacters(in: .whitespacesAndNewlines)
         let auth = ["Authorization": "Bearer \(token)"]

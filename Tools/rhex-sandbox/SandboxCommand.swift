@@ -71,7 +71,7 @@ struct RHExSandboxCommand: AsyncParsableCommand {
             rhex-sandbox: \(loaded.count) records on \(sandbox.baseURL)
               client id \(clientID), client secret \(clientSecret), user \(firstUser) / \(configuration.users[firstUser] ?? "")
               hreaderd source add sandbox --url \(sandbox.baseURL) --client-id \(clientID) --client-secret-file SECRET_FILE \\
-                  --username \(firstUser) --user-password-file PASSWORD_FILE
+                  --username \(firstUser) --user-password-file PASSWORD_FILE --patients all
             """)
         fflush(nil)
         await Self.waitForSignal()

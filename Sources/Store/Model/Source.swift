@@ -71,24 +71,33 @@ public struct SourceSettings: Sendable, Equatable, Codable {
     public var redirectURI: String?
     /// How often the daemon syncs this source, in seconds; nil uses the daemon's setting, 0 never.
     public var syncIntervalSeconds: Int64?
+    /// Whether a sync imports every patient the server offers (true), or only those the person chose,
+    /// offering the others (false). nil: a source added before there was a choice, which imports all.
+    public var importAll: Bool?
 
-    public init(clientID: String, username: String? = nil, redirectURI: String? = nil, syncIntervalSeconds: Int64? = nil) {
+    public init(clientID: String, username: String? = nil, redirectURI: String? = nil, syncIntervalSeconds: Int64? = nil,
+                importAll: Bool? = nil) {
         self.clientID = clientID
         self.username = username
         self.redirectURI = redirectURI
         self.syncIntervalSeconds = syncIntervalSeconds
+        self.importAll = importAll
     }
+
+    /// Whether a sync takes every patient of the feed.
+    public var importsAll: Bool { importAll ?? true }
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
         case username
         case redirectURI = "redirect_uri"
         case syncIntervalSeconds = "sync_interval_seconds"
+        case importAll = "import_all"
     }
 
     static let empty = SourceSettings(clientID: "")
 
-    var json: String {
+    public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

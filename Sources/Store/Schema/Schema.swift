@@ -237,6 +237,18 @@ enum Schema {
                 );
                 CREATE INDEX patient_links_by_person ON patient_links (person_id);
 
+                -- The patients a server offers (its people feed): imported when chosen, or when the source imports
+                -- all; new ones are offered, not imported silently.
+                CREATE TABLE offered_patients (
+                    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                    record_id TEXT NOT NULL,
+                    title TEXT,
+                    first_seen_at INTEGER NOT NULL,
+                    last_seen_at INTEGER NOT NULL,
+                    chosen INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (source_id, record_id)
+                );
+
                 -- Records a person removed: an import or a sync of the same record does not bring it back.
                 CREATE TABLE removed_records (
                     source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,

@@ -71,6 +71,7 @@ struct ImportRoutes {
             json.key("username"); json.string(source.settings.username)
             json.key("signed_in"); json.bool(source.hasToken)
             json.key("sync_interval"); json.int(source.settings.syncIntervalSeconds)
+            json.key("import_all"); json.bool(source.settings.importsAll)
         }
         json.endObject()
     }

@@ -6,8 +6,8 @@ import Store
 struct SourceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "source",
-        abstract: "RHEx servers to pull records from: add, list, remove.",
-        subcommands: [Add.self, List.self, Remove.self]
+        abstract: "RHEx servers to pull records from: add, list, remove; the patients each offers.",
+        subcommands: [Add.self, List.self, Remove.self, Patients.self, Choose.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -54,6 +54,15 @@ struct SourceCommand: ParsableCommand {
         @Flag(help: "Replace the settings and credentials of an existing source of that name (to sign in again); its patients stay.")
         var update = false
 
+        /// Which of the server's patients a sync imports.
+        enum PatientChoice: String, ExpressibleByArgument, CaseIterable {
+            case all, chosen
+        }
+
+        @Option(help: ArgumentHelp("all: import every patient the server offers; chosen (the default for a new source): only the ones chosen with `source choose`, the others offered (see `source patients`). With --update, unchanged unless given.",
+                                   valueName: "all|chosen"))
+        var patients: PatientChoice?
+
         func validate() throws {
             guard Source.isValidName(name), name != Source.filesSourceName else {
                 throw ValidationError("the name must be 1 to 64 letters, digits, '.', '-' or '_', and not \"files\"")
@@ -77,13 +86,15 @@ struct SourceCommand: ParsableCommand {
         func run() async throws {
             let secret = try PasswordSource.readFile(clientSecretFile, what: "client secret file")
             let userPassword = try userPasswordFile.map { try PasswordSource.readFile($0, what: "user password file") }
-            let settings = SourceSettings(clientID: clientID, username: username, redirectURI: redirectURI,
-                                          syncIntervalSeconds: syncInterval.map { Int64($0) * 60 })
             let store = try global.openStore()
             defer { store.close() }
-            if !update, try await store.source(named: name) != nil {
+            let existing = try await store.source(named: name)
+            if !update, existing != nil {
                 throw CLIError("there is already a source named \(name); pass --update to replace its settings and sign in again")
             }
+            let importAll = patients.map { $0 == .all } ?? existing.map { $0.settings.importsAll } ?? false
+            let settings = SourceSettings(clientID: clientID, username: username, redirectURI: redirectURI,
+                                          syncIntervalSeconds: syncInterval.map { Int64($0) * 60 }, importAll: importAll)
             let source = try await store.addSource(
                 Store.NewSource(name: name, url: url, settings: settings,
                                 secrets: SourceSecrets(clientSecret: secret, userPassword: userPassword, authorizationCode: authCode)),
@@ -91,7 +102,8 @@ struct SourceCommand: ParsableCommand {
             if (try? RHExEndpoints(url: url))?.isInsecure == true {
                 Console.err("warning: \(url) is plain http off this machine: tokens and records would cross the network unencrypted")
             }
-            Console.out("\(update ? "updated" : "added") source \(source.name) (\(source.url ?? "")); run `hreaderd sync \(source.name)` to import now")
+            Console.out("\(update ? "updated" : "added") source \(source.name) (\(source.url ?? "")); run `hreaderd sync \(source.name)` to import now"
+                        + (importAll ? "" : " (it imports the patients you choose: see `hreaderd source patients \(source.name)` after a sync)"))
         }
     }
 
@@ -138,6 +150,62 @@ struct SourceCommand: ParsableCommand {
             }
             guard let removed else { throw CLIError("there is no RHEx source named \(name) (see `hreaderd source list`)") }
             Console.out("removed source \(name)" + (removed > 0 ? " and its \(removed) patient\(removed == 1 ? "" : "s")" : ""))
+        }
+    }
+
+    struct Patients: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The patients a server offers (as its feed listed them at the last sync): record id, title, and whether chosen or imported.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The source's name.", valueName: "name")) var name: String
+
+        func run() async throws {
+            let store = try global.openStore()
+            defer { store.close() }
+            guard let source = try await store.source(named: name), source.kind == .rhex else {
+                throw CLIError("there is no RHEx source named \(name) (see `hreaderd source list`)")
+            }
+            let offered = try await store.offeredPatients(sourceID: source.id)
+            if offered.isEmpty { Console.err("\(name) has offered no patients yet: run `hreaderd sync \(name)`") }
+            Console.err(source.settings.importsAll ? "\(name) imports every patient it offers" : "\(name) imports the patients chosen")
+            for patient in offered {
+                let state = patient.removed ? "removed" : patient.imported ? "imported" : patient.chosen ? "chosen" : "offered"
+                Console.out("\(patient.recordID)\t\(patient.title ?? "")\t\(state)")
+            }
+        }
+    }
+
+    struct Choose: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Choose which offered patients a source imports (the next sync imports them), or --all.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The source's name.", valueName: "name")) var name: String
+        @Argument(help: ArgumentHelp("Record ids from `source patients`.", valueName: "record")) var records: [String] = []
+        @Flag(help: "Stop importing these (their patients already imported stay).") var not = false
+        @Flag(help: "Import every patient the server offers, from now on.") var all = false
+        @Flag(help: "Import only the patients chosen, from now on.") var onlyChosen = false
+
+        func validate() throws {
+            guard !(all && onlyChosen) else { throw ValidationError("--all and --only-chosen exclude each other") }
+            guard all || onlyChosen || !records.isEmpty else { throw ValidationError("name the records to choose, or pass --all or --only-chosen") }
+        }
+
+        func run() async throws {
+            let store = try global.openStore()
+            defer { store.close() }
+            guard let source = try await store.source(named: name), source.kind == .rhex else {
+                throw CLIError("there is no RHEx source named \(name) (see `hreaderd source list`)")
+            }
+            if all || onlyChosen { try await store.setImportAll(sourceID: source.id, all) }
+            if !records.isEmpty {
+                let offered = Set(try await store.offeredPatients(sourceID: source.id).map(\.recordID))
+                if let unknown = records.first(where: { !offered.contains($0) }) {
+                    throw CLIError("\(name) has not offered \(unknown) (see `hreaderd source patients \(name)`)")
+                }
+                _ = try await store.chooseOfferedPatients(sourceID: source.id, recordIDs: records, chosen: !not)
+            }
+            Console.out("\(name): " + (all ? "imports every patient it offers" : onlyChosen ? "imports the chosen patients" : "\(records.count) record\(records.count == 1 ? "" : "s") \(not ? "no longer chosen" : "chosen")")
+                        + "; run `hreaderd sync \(name)` to import now")
         }
     }
 }
