@@ -16,30 +16,11 @@ extension Store {
 
     /// Applies a change; nil when there is no such patient.
     public func updatePerson(id: String, _ change: PersonChange, now: Int64 = Store.now()) async throws(StoreError) -> Patient? {
-        try await write { db in
-            guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [id], as: Int64.self) != nil else { return nil }
-            if let relationship = change.relationship {
-                try db.execute("UPDATE patients SET relationship = ? WHERE id = ?", [relationship?.rawValue, id])
-            }
-            if let order = change.order { try db.execute("UPDATE patients SET display_order = ? WHERE id = ?", [order, id]) }
-            if let name = change.displayName { try db.execute("UPDATE patients SET display_name = ? WHERE id = ?", [name, id]) }
-            // The timeline names the person: its cached pages are keyed by the revision.
-            try db.execute("UPDATE patients SET revision = revision + 1, updated_at = ? WHERE id = ?", [now, id])
-            return try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [id], Store.patient)
-        }
+        try await write { db in try PeopleQueries.update(id: id, change, now: now, in: db) }
     }
 
     public func updatePersonSync(id: String, _ change: PersonChange, now: Int64 = Store.now()) throws(StoreError) -> Patient? {
-        try writeSync { db in
-            guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [id], as: Int64.self) != nil else { return nil }
-            if let relationship = change.relationship {
-                try db.execute("UPDATE patients SET relationship = ? WHERE id = ?", [relationship?.rawValue, id])
-            }
-            if let order = change.order { try db.execute("UPDATE patients SET display_order = ? WHERE id = ?", [order, id]) }
-            if let name = change.displayName { try db.execute("UPDATE patients SET display_name = ? WHERE id = ?", [name, id]) }
-            try db.execute("UPDATE patients SET revision = revision + 1, updated_at = ? WHERE id = ?", [now, id])
-            return try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [id], Store.patient)
-        }
+        try writeSync { db in try PeopleQueries.update(id: id, change, now: now, in: db) }
     }
 
     /// Removes a patient and everything that is theirs (entries, posts, annotations, identifiers, kept
@@ -55,6 +36,18 @@ extension Store {
 }
 
 enum PeopleQueries {
+    static func update(id: String, _ change: Store.PersonChange, now: Int64, in db: Database) throws -> Patient? {
+        guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [id], as: Int64.self) != nil else { return nil }
+        if let relationship = change.relationship {
+            try db.execute("UPDATE patients SET relationship = ? WHERE id = ?", [relationship?.rawValue, id])
+        }
+        if let order = change.order { try db.execute("UPDATE patients SET display_order = ? WHERE id = ?", [order, id]) }
+        if let name = change.displayName { try db.execute("UPDATE patients SET display_name = ? WHERE id = ?", [name, id]) }
+        // The timeline names the person: its cached pages are keyed by the revision.
+        try db.execute("UPDATE patients SET revision = revision + 1, updated_at = ? WHERE id = ?", [now, id])
+        return try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [id], Store.patient)
+    }
+
     static func remove(id: String, now: Int64, in db: Database) throws -> Bool {
         guard let (sourceID, recordID) = try db.row("SELECT source_id, record_id FROM patients WHERE id = ?", [id], { row in
             (row.int64("source_id"), row.string("record_id"))

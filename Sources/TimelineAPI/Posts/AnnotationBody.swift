@@ -12,20 +12,11 @@ enum AnnotationBody {
     static let maximumDepth = 3
 
     static func parse(_ request: Request, limit: Int) throws -> Annotation.Change {
-        guard request.mediaType == "application/json" else {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the annotation as application/json.")
+        let object: JSONObject
+        do { object = try JSONObjectBody.parse(request, limit: limit, depth: maximumDepth, what: "the annotation") } catch let error as HTTPError
+            where error.code == "bad_body" {
+            throw bad(error.message)
         }
-        let body = request.bodyBytes
-        let document: JSONValue
-        do {
-            document = try JSONDocument.parse(body, maxBytes: limit, maxDepth: maximumDepth)
-        } catch {
-            switch error {
-            case .tooLarge: throw HTTPError.payloadTooLarge
-            default: throw bad("The body is not JSON: \(error).")
-            }
-        }
-        guard case .object(let object) = document else { throw bad("The body must be a JSON object.") }
         var change = Annotation.Change()
         for member in object.members {
             switch member.key {

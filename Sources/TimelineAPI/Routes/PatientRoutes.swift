@@ -30,11 +30,7 @@ struct PatientRoutes {
         for (patient, span, person) in patients {
             json.beginObject()
             json.key("id"); json.string(patient.id)
-            json.key("name"); json.string(patient.shownName)
-            json.key("source_name"); json.string(patient.name)
-            json.key("display_name"); json.string(patient.displayName)
-            json.key("relationship"); json.string(patient.relationship?.rawValue)
-            json.key("order"); json.int(patient.order)
+            Self.writeNames(patient, to: &json)
             json.key("person"); json.string(person)
             json.key("gender"); json.string(patient.gender)
             json.key("birthdate"); json.int(patient.birthdate)
@@ -75,14 +71,8 @@ struct PatientRoutes {
 
     /// `{"relationship", "order", "display_name"}`, each optional; null clears.
     func update(_ request: Request, id: String) async throws -> Response {
-        guard request.mediaType == "application/json" else {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the change as application/json.")
-        }
-        let document: JSONValue
-        do { document = try JSONDocument.parse(request.bodyBytes, maxBytes: app.configuration.smallBodyLimit, maxDepth: 2) } catch {
-            throw HTTPError.badRequest("The body is not JSON: \(error).", code: "bad_body")
-        }
-        guard case .object(let object) = document, !object.members.isEmpty else {
+        let object = try JSONObjectBody.parse(request, limit: app.configuration.smallBodyLimit, depth: 2, what: "the change")
+        guard !object.members.isEmpty else {
             throw HTTPError.badRequest("Send a JSON object with relationship, order or display_name.", code: "bad_body")
         }
         var change = Store.PersonChange()
@@ -117,13 +107,18 @@ struct PatientRoutes {
         var json = JSONWriter(capacity: 256)
         json.beginObject()
         json.key("id"); json.string(patient.id)
+        Self.writeNames(patient, to: &json)
+        json.endObject()
+        return .json(writer: json)
+    }
+
+    /// How a person is named, related and ordered: in the list and in the answer to a change.
+    static func writeNames(_ patient: Patient, to json: inout JSONWriter) {
         json.key("name"); json.string(patient.shownName)
         json.key("source_name"); json.string(patient.name)
         json.key("display_name"); json.string(patient.displayName)
         json.key("relationship"); json.string(patient.relationship?.rawValue)
         json.key("order"); json.int(patient.order)
-        json.endObject()
-        return .json(writer: json)
     }
 
     /// Removes the patient and everything that is theirs; the source does not bring them back.

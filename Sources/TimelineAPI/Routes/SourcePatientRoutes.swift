@@ -48,14 +48,7 @@ struct SourcePatientRoutes {
     }
 
     func choose(_ request: Request, name: String) async throws -> Response {
-        guard request.mediaType == "application/json" else {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the choice as application/json.")
-        }
-        let document: JSONValue
-        do { document = try JSONDocument.parse(request.bodyBytes, maxBytes: app.configuration.smallBodyLimit, maxDepth: 2) } catch {
-            throw HTTPError.badRequest("The body is not JSON: \(error).", code: "bad_body")
-        }
-        guard case .object(let object) = document else { throw HTTPError.badRequest("Send a JSON object.", code: "bad_body") }
+        let object = try JSONObjectBody.parse(request, limit: app.configuration.smallBodyLimit, depth: 2, what: "the choice")
         let store = try app.store()
         let source = try await source(name, in: store)
         var importing = false
