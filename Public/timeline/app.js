@@ -15,7 +15,19 @@ import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
 import { ImportsPanel } from './js/imports.js';
 import { UploadPanel } from './js/uploads.js';
 import { SignIn } from './js/session.js';
-import { PatientPicker, personMeta } from './js/patients.js';
+import { PatientPicker, groupPeople, personMeta } from './js/patients.js';
+import { PeoplePanel } from './js/people.js';
+import { withoutStruck } from './js/annotations.js';
+
+const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
+
+function remembered(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function remember(key, value) {
+  try { localStorage.setItem(key, value); } catch { /* private mode: kept for this page only */ }
+}
 
 const state = {
   signedIn: false,
@@ -24,6 +36,9 @@ const state = {
   window: parseHash(),
   loadSeq: 0,
   patients: new Map(), // patient id → the patient as /patients.json lists it (with earliest and latest)
+  people: [], // the family, linked records together (groupPeople); state.patientId is one of their ids
+  hideStruck: remembered(HIDE_STRUCK_KEY) === '1',
+  orphansFor: null, // the person whose notes on removed entries were counted last
 };
 
 const ui = {
@@ -41,9 +56,20 @@ const ui = {
   now: $('#go-now'),
   summary: $('#timeline-summary'),
   labsCard: $('#labs-card'),
+  hideStruck: $('#hide-struck'),
+  orphanNotice: $('#orphan-notice'),
 };
 
-const details = new EntryDetails($('#details'), { onDeletePost: deletePost });
+// Annotations go to the person shown (for linked records the daemon finds the entry's own record).
+const annotationPatient = () => state.payload?.patient.id || state.patientId;
+const details = new EntryDetails($('#details'), {
+  onDeletePost: deletePost,
+  annotations: {
+    save: async (entry, body) => (await api.saveAnnotation(annotationPatient(), entry.id, body)).annotation,
+    remove: (entry) => api.deleteAnnotation(annotationPatient(), entry.id),
+    onChange: () => loadTimeline(),
+  },
+});
 const timeline = new TimelineView($('#timeline'), { onOpen: (group, el) => details.open(group, el) });
 const vitals = new ChartGrid($('#vitals'));
 const labs = new ChartGrid($('#labs'));
@@ -62,6 +88,20 @@ const uploads = new UploadPanel($('#upload'), {
 for (const button of [$('#add-records'), $('#add-files')]) button.addEventListener('click', () => uploads.open(button));
 const signIn = new SignIn({ api, onSignedIn: enterApp });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
+const people = new PeoplePanel($('#people'), {
+  api,
+  people: () => state.people,
+  current: () => state.patientId,
+  onChanged: async () => { await loadPatients(); await loadTimeline(); },
+});
+$('#people-button').addEventListener('click', (event) => people.open(event.currentTarget));
+
+ui.hideStruck.checked = state.hideStruck;
+ui.hideStruck.addEventListener('change', () => {
+  state.hideStruck = ui.hideStruck.checked;
+  remember(HIDE_STRUCK_KEY, state.hideStruck ? '1' : '0');
+  if (state.payload) render(state.payload);
+});
 
 setUpForms({
   post: (key, data) => api.post(key, data, state.patientId),
@@ -148,6 +188,7 @@ function leaveApp(reason) {
   imports.stop();
   details.close();
   uploads.close();
+  people.close();
   ui.app.hidden = true;
   signIn.show(reason);
 }
@@ -158,9 +199,13 @@ async function loadPatients() {
   try {
     const data = await api.patients();
     state.patients = new Map(data.patients.map((patient) => [patient.id, patient]));
+    state.people = groupPeople(data.patients);
+    state.orphansFor = null;
     setClosedStatuses(data.closed_statuses || []);
-    state.patientId = data.current || data.patients[0]?.id || null;
-    picker.render(data.patients, state.patientId);
+    // The person (linked records are one) is named by the head record's id.
+    const current = state.people.find((person) => person.members.some((m) => m.id === data.current)) || state.people[0];
+    state.patientId = current?.id || null;
+    picker.render(state.people, state.patientId);
   } catch (error) {
     if (error.status !== 401 && error.status !== 423) showError(`Could not load the family list: ${error.message}`, loadPatients);
   }
@@ -179,7 +224,7 @@ async function afterImport(report) {
 
 /** "Show on the timeline" after an import: that person, the whole record. */
 async function showPatient(id) {
-  state.patientId = id;
+  state.patientId = picker.personOf(id)?.id || id;
   picker.choose(id);
   ui.main.focus({ preventScroll: true });
   window.scrollTo({ top: 0 });
@@ -245,10 +290,12 @@ function recordCount(payload) {
   return LANES.reduce((n, lane) => n + (payload[lane.key]?.length || 0), 0) + (payload.ongoing?.length || 0);
 }
 
-function render(payload) {
-  const started = performance.now();
+function render(fullPayload) {
   const { view } = state.window;
+  // Entries marked wrong are left out everywhere when the person asks for it.
+  const { payload, hidden } = state.hideStruck ? withoutStruck(fullPayload) : { payload: fullPayload, hidden: 0 };
   const person = picker.find(payload.patient.id) || payload.patient;
+  if (state.orphansFor !== payload.patient.id) checkOrphans(payload.patient.id);
   ui.name.textContent = payload.patient.name || 'Unnamed';
   ui.meta.textContent = personMeta(person);
   ui.exportLink.href = api.exportURL(payload.patient.id);
@@ -259,7 +306,7 @@ function render(payload) {
   const count = recordCount(payload);
   const inWindow = count - (payload.ongoing?.length || 0);
   const postCount = payload.timeline_entries?.length || 0;
-  ui.summary.textContent = `${VIEW_NAMES[view]} view · ${plural(count, 'record entry', 'record entries')}${postCount ? ` · ${plural(postCount, 'note')} of yours` : ''}`;
+  ui.summary.textContent = `${VIEW_NAMES[view]} view · ${plural(count, 'record entry', 'record entries')}${postCount ? ` · ${plural(postCount, 'note')} of yours` : ''}${hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : ''}`;
 
   // Nothing dated in the window: say so and offer the latest entry. When open conditions or
   // medications (or the user's notes) are still drawn, the notice stands above the lanes.
@@ -279,6 +326,28 @@ function render(payload) {
   posts.render(payload.timeline_entries || []);
   levelsChart.render(levelCharts(payload.timeline_entries), '');
   renderRegimen(currentMedications(payload));
+}
+
+/** Notes of the person shown on entries that their source has since removed: a line under the name. */
+async function checkOrphans(personId) {
+  state.orphansFor = personId;
+  const person = picker.personOf(personId);
+  ui.orphanNotice.hidden = true;
+  if (!person) return;
+  let count = 0;
+  try {
+    for (const member of person.members) {
+      const data = await api.annotations(member.id);
+      count += (data?.annotations || []).filter((a) => a.orphaned).length;
+    }
+  } catch {
+    return; // the People panel lists them too
+  }
+  if (state.orphansFor !== personId) return;
+  clear(ui.orphanNotice).append(
+    `${count === 1 ? '1 note of yours is' : `${count.toLocaleString()} notes of yours are`} on ${count === 1 ? 'an entry' : 'entries'} the source has removed. `,
+    h('button', { type: 'button', class: 'button small', onclick: (event) => people.open(event.currentTarget, personId) }, 'See in People'));
+  ui.orphanNotice.hidden = count === 0;
 }
 
 /** "Nothing here": say so, and offer the latest entry and the whole record. */

@@ -717,7 +717,7 @@ def test_import_panel_with_a_real_source_that_fails(t):
     secret.write_text("secret\n")
     down = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
     t.daemon.cli("source", "add", "clinic", "--url", down, "--client-id", "hreader", "--client-secret-file", str(secret),
-                 "--username", "henry", "--user-password-file", str(secret))
+                 "--username", "henry", "--user-password-file", str(secret), "--patients", "all")
     try:
         t.open("#/decade/2011-01-01", t.henry)
         source = wait_until(lambda: t.find_all('#imports .source[data-source="clinic"]'), message="the source in the panel")[0]
@@ -760,7 +760,7 @@ def test_sync_now_imports_from_a_real_rhex_server(t):
     try:
         for name, server in (("family-clinic", good), ("old-portal", refusing)):
             t.daemon.cli("source", "add", name, "--url", server.url, "--client-id", "hreaderd", "--client-secret-file", str(secret),
-                         "--username", "henry", "--user-password-file", str(password), "--sync-interval", "0")
+                         "--username", "henry", "--user-password-file", str(password), "--sync-interval", "0", "--patients", "all")
         t.open("#/decade/2011-01-01", t.henry)
         wait_until(lambda: len(t.find_all("#imports .source")) == 2, message="both sources in the panel")
         before = len(t.find_all("#patient-select option"))
@@ -979,6 +979,471 @@ def test_sign_out_and_lock(t):
     assert health["locked"] is False
 
 
+# ---- Your notes on entries, and the people ----
+
+SIZES = [("desktop", 1280, 900), ("phone", 390, 844)]
+
+
+def each_look(t, shoot):
+    """shoot(name) at a desktop and a phone width, light and dark; back to a light desktop after."""
+    try:
+        for scheme in ("light", "dark"):
+            for size, width, height in SIZES:
+                t.browser.viewport(width, height, dark=scheme == "dark")
+                time.sleep(0.3)  # let the resize observer draw the lanes again
+                overflow = t.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 1, f"{size} {scheme}: the page scrolls sideways by {overflow}px"
+                shoot(f"{size}-{scheme}")
+    finally:
+        t.browser.viewport(1280, 900, dark=False)
+        time.sleep(0.3)
+
+
+def clear_annotations(t, patient):
+    _, data = t.daemon.request("GET", f"/patients/{patient}/annotations.json")
+    for annotation in (data or {}).get("annotations", []):
+        t.daemon.request("DELETE", f"/patients/{patient}/entries/{annotation['entry_id']}/annotation")
+
+
+def mark_of(t, lane, name):
+    """The mark on a lane whose accessible name starts with this description."""
+    return wait_until(lambda: [m for m in t.find_all(f'.lane[data-type="{lane}"] .mark')
+                               if m.get_attribute("aria-label").startswith(name + ",")], message=f"the {name} mark")[0]
+
+
+def list_row(t, lane, name):
+    rows = [r for r in t.find_all(f'.entry-group[data-type="{lane}"] .entry-row') if t.find(".desc-text", r).text == name]
+    return rows[0] if rows else None
+
+
+def open_details(t, lane, name):
+    mark = mark_of(t, lane, name)
+    t.click(mark)
+    wait_until(lambda: t.find("#details").is_displayed() and t.text("#details-title") == name, message=f"the details of {name}")
+    wait_until(lambda: t.find_all("#details .annotation"), message="the Your note section")
+    return mark
+
+
+def close_details(t):
+    t.click(t.find("#details [data-close]"))
+    wait_until(lambda: not t.find("#details").is_displayed(), message="the details to close")
+
+
+def save_annotation(t):
+    before = t.renders()
+    t.click(t.find('#details .annotation button[type="submit"]'))
+    wait_until(lambda: t.find("#details .annotation .form-note").text.startswith("Saved at"), message="the saved note")
+    wait_until(lambda: t.renders() > before and not t.draws()["busy"], message="the timeline to be drawn again")
+
+
+def test_note_on_an_entry_and_marked_wrong(t):
+    """A note on Hypertension stays after a reload and marks the entry; Prostate Cancer marked wrong is
+    struck through and, when asked, hidden (and stays hidden after a reload); a medication takes its
+    details; a note over the daemon's limit is refused with its reason."""
+    clear_annotations(t, t.henry)
+    t.allowed_console = ["/annotation - Failed to load resource: the server responded with a status of 413"]
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        t.js("localStorage.removeItem('hreaderd.hideStruck')")
+        open_details(t, "condition", "Hypertension")
+        section = t.find("#details .annotation")
+        assert t.find("h3", section).text == "Your note"
+        assert "Only you see this" in section.text, section.text
+        assert not t.find('#details [data-close]').get_attribute("disabled")
+        remove = [b for b in t.find_all("button", section) if b.get_attribute("textContent") == "Remove note"][0]
+        assert not remove.is_displayed(), "nothing to remove yet"
+        assert not t.find_all("#annotation-med-quantity"), "medication details only on a medication"
+        # Saving nothing says what to do first.
+        t.click(t.find('button[type="submit"]', section))
+        assert "Write a note or mark the entry wrong first." in t.text("#details .annotation .form-error")
+        note = "Diagnosed at the county clinic. Check the blood pressure at home <b>weekly</b>."
+        t.find("#annotation-note").send_keys(note)
+        save_annotation(t)
+        assert remove.is_displayed(), "a saved note can be removed"
+        assert "Saved " in t.find("#annotation-help").text, t.find("#annotation-help").text
+        t.screenshot("note-saved-desktop-light", full=False)
+        # Escape: back to the entry's mark, drawn again with a note mark.
+        t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait_until(lambda: not t.find("#details").is_displayed(), message="Escape to close")
+        focused = t.driver.switch_to.active_element
+        assert (focused.get_attribute("aria-label") or "").startswith("Hypertension,"), "focus is back on the Hypertension mark"
+        mark = mark_of(t, "condition", "Hypertension")
+        assert "has-note" in mark.get_attribute("class") and mark.get_attribute("aria-label").endswith("(has your note)"), mark.get_attribute("aria-label")
+
+        # After a reload: still there, in the form, on the mark and in the list.
+        t.open("#/decade/2011-01-01", t.henry)
+        mark = mark_of(t, "condition", "Hypertension")
+        assert "has-note" in mark.get_attribute("class"), mark.get_attribute("class")
+        badge = t.find(".note-mark", mark)
+        assert badge.is_displayed() and badge.text == "✎", "the band's label starts with a note mark"
+        colour = t.js("return getComputedStyle(arguments[0]).color", badge)
+        assert colour != t.js("return getComputedStyle(arguments[0]).color", t.find(".band-text", mark)), "in the colour of your notes"
+        row = list_row(t, "condition", "Hypertension")
+        assert row is not None and t.find_all(".note-tag", row), "the list shows the note mark"
+        assert "(has your note)" in row.get_attribute("textContent"), row.get_attribute("textContent")
+        open_details(t, "condition", "Hypertension")
+        assert t.find("#annotation-note").get_attribute("value") == note, "the note is shown as written, as text"
+        assert not t.find_all("#details .annotation b"), "text, never markup"
+
+        # Too long for the daemon: its answer is shown, and nothing changes.
+        t.js("const f = document.getElementById('annotation-note'); f.value = 'x'.repeat(17000);")
+        t.click(t.find('#details .annotation button[type="submit"]'))
+        error = wait_until(lambda: t.text("#details .annotation .form-error"), message="the daemon's refusal")
+        assert error.startswith("Not saved:") and "16384" in error, error
+        stored = t.daemon.api(f"/patients/{t.henry}/entries/{mark.get_attribute('data-id')}/annotation")["annotation"]
+        assert stored["note"] == note, stored
+        t.screenshot("note-too-long-desktop-light", full=False)
+        close_details(t)
+
+        # Not mine / wrong, with a reason: struck through on the timeline and in the list.
+        open_details(t, "condition", "Prostate Cancer")
+        assert not t.find("#annotation-reason").is_displayed(), "the reason appears with the checkbox"
+        t.click(t.find("#annotation-struck"))
+        reason = "Another Henry Smith's diagnosis"
+        wait_until(lambda: t.find("#annotation-reason").is_displayed(), message="the reason field")
+        t.find("#annotation-reason").send_keys(reason)
+        save_annotation(t)
+        banner = t.find("#details .struck-banner")
+        assert banner.is_displayed() and banner.text == f"You marked this entry as not yours or wrong: {reason}", banner.text
+        close_details(t)
+        struck = mark_of(t, "condition", "Prostate Cancer")
+        assert "struck" in struck.get_attribute("class"), struck.get_attribute("class")
+        assert "(marked wrong)" in struck.get_attribute("aria-label"), struck.get_attribute("aria-label")
+        line = t.js("return getComputedStyle(arguments[0].querySelector('.band-text')).textDecorationLine", struck)
+        assert "line-through" in line, f"struck through on the lane: {line}"
+        row = list_row(t, "condition", "Prostate Cancer")
+        assert "marked wrong" in row.text and "(marked wrong)" in row.get_attribute("textContent"), row.text
+        assert "line-through" in t.js("return getComputedStyle(arguments[0]).textDecorationLine", t.find(".desc-text", row))
+        t.js("document.querySelector('.timeline-card').scrollIntoView()")
+        t.screenshot("struck-entry-desktop-light", full=False)
+
+        def shoot_struck(look):
+            t.open("#/decade/2011-01-01", t.henry)
+            t.js("document.querySelector('.timeline-card').scrollIntoView()")
+            t.screenshot(f"struck-timeline-{look}", full=False)
+            t.js("document.querySelector('.entry-group[data-type=\"condition\"]').scrollIntoView()")
+            t.screenshot(f"struck-list-{look}", full=False)
+            open_details(t, "condition", "Hypertension")
+            t.screenshot(f"note-details-{look}", full=False)
+            close_details(t)
+            open_details(t, "condition", "Prostate Cancer")
+            t.screenshot(f"struck-details-{look}", full=False)
+            close_details(t)
+        each_look(t, shoot_struck)
+
+        # Hide entries marked wrong: gone from the lane and its count, and remembered after a reload.
+        t.open("#/decade/2011-01-01", t.henry)
+        assert t.lane_counts()["condition"] == 4
+        toggle = t.find("#hide-struck")
+        assert t.find('label[for="hide-struck"]').text == "Hide entries marked wrong"
+        assert not toggle.is_selected()
+        t.click(toggle)
+        wait_until(lambda: t.lane_counts()["condition"] == 3, message="the condition lane without the struck entry")
+        assert not [m for m in t.lane_labels("condition") if m.startswith("Prostate Cancer,")]
+        assert list_row(t, "condition", "Prostate Cancer") is None, "not in the list either"
+        assert "(3)" in t.text('.entry-group[data-type="condition"] > summary')
+        assert "1 marked wrong, hidden" in t.text("#timeline-summary"), t.text("#timeline-summary")
+        t.open("#/decade/2011-01-01", t.henry)
+        assert t.find("#hide-struck").is_selected(), "the choice is remembered"
+        assert t.lane_counts()["condition"] == 3, t.lane_counts()
+        t.click(t.find("#hide-struck"))
+        wait_until(lambda: t.lane_counts()["condition"] == 4, message="the struck entry back")
+        assert "struck" in mark_of(t, "condition", "Prostate Cancer").get_attribute("class")
+        assert "hidden" not in t.text("#timeline-summary")
+
+        # A medication: how it is taken, then the note removed.
+        open_details(t, "medication", "Lisinopril")
+        values = {"quantity": "30 tablets", "dose": "10 mg", "directions": "once a day, in the morning", "prescriber": "Dr. Lee"}
+        for key, value in values.items():
+            t.find(f"#annotation-med-{key}").send_keys(value)
+        save_annotation(t)
+        lisinopril = mark_of(t, "medication", "Lisinopril").get_attribute("data-id")
+        stored = t.daemon.api(f"/patients/{t.henry}/entries/{lisinopril}/annotation")["annotation"]
+        assert stored["medication"] == values and stored["note"] is None and stored["struck"] is False, stored
+        assert "has-note" in mark_of(t, "medication", "Lisinopril").get_attribute("class")
+        t.click([b for b in t.find_all("#details .annotation button") if b.text == "Remove note"][0])
+        wait_until(lambda: t.find("#details .annotation .form-note").text == "Removed.", message="the note removed")
+        assert t.find("#annotation-med-quantity").get_attribute("value") == ""
+        close_details(t)
+        wait_until(lambda: "has-note" not in mark_of(t, "medication", "Lisinopril").get_attribute("class"), message="the note mark to go")
+        status, _ = t.daemon.request("GET", f"/patients/{t.henry}/entries/{lisinopril}/annotation")
+        assert status == 404, status
+    finally:
+        t.js("localStorage.removeItem('hreaderd.hideStruck')")
+        clear_annotations(t, t.henry)
+
+
+def open_people(t):
+    button = t.find("#people-button")
+    t.click(button)
+    dialog = t.find("#people")
+    wait_until(lambda: dialog.is_displayed(), message="the People panel")
+    return dialog
+
+
+def close_people(t):
+    t.click(t.find("#people [data-close]"))
+    wait_until(lambda: not t.find("#people").is_displayed(), message="the People panel to close")
+
+
+def person_card(t, pid):
+    return wait_until(lambda: t.find(f'#people-list .person-card[data-person="{pid}"]'), message=f"the card of {pid}")
+
+
+def picker_options(t):
+    return [(o.get_attribute("value"), o.text) for o in Select(t.find("#patient-select")).options]
+
+
+def reset_people(t):
+    """Names, relationships and order as the records give them (null), for the tests after."""
+    _, data = t.daemon.request("GET", "/patients.json")
+    for patient in data["patients"]:
+        if patient["display_name"] is not None or patient["relationship"] is not None or patient["order"] is not None:
+            t.daemon.request("PATCH", f"/patients/{patient['id']}", {"display_name": None, "relationship": None, "order": None})
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+def test_people_names_relationships_and_order(t):
+    """People: a display name and a relationship for Henry (the picker and the heading use them), and
+    Henry moved down one place (the picker follows, after a reload too)."""
+    reset_people(t)
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        assert t.find("#people-button").text == "People"
+        open_people(t)
+        cards = t.find_all("#people-list .person-card")
+        assert [c.get_attribute("data-person") for c in cards] == [v for v, _ in picker_options(t)], "the picker's people, in its order"
+        card = person_card(t, t.henry)
+        assert t.find("h3", card).text == "Henry Smith"
+        assert "In the record: “Henry Smith”" in card.text and "138 record entries" in card.text and "Shown now" in card.text, card.text
+        name = t.find('input[name="display_name"]', card)
+        assert t.find(f'label[for="{name.get_attribute("id")}"]', card).text == "Display name"
+        assert name.get_attribute("placeholder") == "Henry Smith"
+        name.send_keys("Grandpa Henry")
+        Select(t.find('select[name="relationship"]', card)).select_by_value("parent")
+        before = t.renders()
+        t.click(t.find('[data-action="save"]', card))
+        wait_until(lambda: t.renders() > before and t.text("#person-name") == "Grandpa Henry", message="the heading to use the display name")
+        card = person_card(t, t.henry)
+        wait_until(lambda: "Saved. Shown as “Grandpa Henry”, parent." in t.find(".form-note", card).text, message="the saved note in the card")
+        assert t.find("h3", card).text == "Grandpa Henry" and "Parent" in t.find(".person-card-head", card).text
+        assert t.driver.switch_to.active_element == t.find('[data-action="save"]', card), "focus stays on Save"
+        option = dict(picker_options(t))[t.henry]
+        assert option.startswith("Grandpa Henry, ") and option.endswith(" years · Parent"), option
+        assert "Parent" in t.text("#person-meta"), t.text("#person-meta")
+        assert "Grandpa Henry" in t.driver.title
+        _, data = t.daemon.request("GET", "/patients.json")
+        henry = [p for p in data["patients"] if p["id"] == t.henry][0]
+        assert (henry["display_name"], henry["relationship"], henry["source_name"], henry["name"]) == ("Grandpa Henry", "parent", "Henry Smith", "Grandpa Henry"), henry
+
+        # Henry down one place: he and the next person change places in the picker.
+        order = [v for v, _ in picker_options(t)]
+        at = order.index(t.henry)
+        assert at + 1 < len(order), order
+        expected = order[:at] + [order[at + 1], order[at]] + order[at + 2:]
+        t.click(t.find('[data-action="down"]', person_card(t, t.henry)))
+        wait_until(lambda: [v for v, _ in picker_options(t)] == expected, message="the picker's new order")
+        wait_until(lambda: [c.get_attribute("data-person") for c in t.find_all("#people-list .person-card")] == expected, message="the panel's new order")
+        focused = t.driver.switch_to.active_element
+        assert focused.get_attribute("data-action") == "down" and t.js("return arguments[0].closest('.person-card').dataset.person", focused) == t.henry, \
+            "focus stays on Henry's Move down"
+        assert "number " + str(at + 2) in t.find(".form-note", person_card(t, t.henry)).text
+
+        def shoot_people(look):
+            if not t.find("#people").is_displayed():
+                open_people(t)
+            t.js("document.querySelector('#people .details-body').scrollTop = 0; document.querySelector('#people').scrollTop = 0")
+            t.screenshot(f"people-{look}", full=False)
+            t.js("arguments[0].scrollIntoView({block: 'start'})", person_card(t, t.henry))
+            t.screenshot(f"people-henry-{look}", full=False)
+        each_look(t, shoot_people)
+        close_people(t)
+
+        # After a reload: the same order, the same name.
+        t.open("#/decade/2011-01-01", "Grandpa Henry")
+        assert [v for v, _ in picker_options(t)] == expected, "the order sticks"
+        _, data = t.daemon.request("GET", "/patients.json")
+        assert [p["id"] for p in data["patients"]] == expected, "the daemon lists the family in that order"
+        assert all(p["order"] is not None for p in data["patients"]), "everyone has a place"
+
+        # Back to the record's name: an empty display name and no relationship.
+        open_people(t)
+        card = person_card(t, t.henry)
+        t.find('input[name="display_name"]', card).clear()
+        Select(t.find('select[name="relationship"]', card)).select_by_value("")
+        t.click(t.find('[data-action="save"]', card))
+        wait_until(lambda: t.text("#person-name") == "Henry Smith", message="the record's name again")
+        option = dict(picker_options(t))[t.henry]
+        assert option.startswith("Henry Smith, ") and option.endswith(" years"), option
+        close_people(t)
+        assert t.find("#people").get_attribute("open") is None
+    finally:
+        reset_people(t)
+
+
+SECOND_HENRY = {
+    "_id": "5f00000000000000000000aa", "first": "Henry", "last": "Smith", "gender": "M", "birthdate": -972586800,
+    "medical_record_number": "CLINIC-2",
+    "conditions": [
+        {"_id": "5f00000000000000000000a1", "_type": "Entry", "codes": {"SNOMED-CT": ["195967001"]}, "description": "Asthma",
+         "start_time": 1275350400, "time": None, "value": {}, "version": 1},
+        # The same fact as in Henry's own record: shown once when linked.
+        {"_id": "5f00000000000000000000a2", "_type": "Entry", "codes": {"ICD-10-CM": ["I10"], "ICD-9-CM": ["401.9"], "SNOMED-CT": ["59621000"]},
+         "description": "Hypertension", "start_time": 1251172800, "time": None, "value": {}, "version": 1},
+    ],
+}
+
+
+def test_link_two_records_of_one_person(t):
+    """A second record of Henry (another clinic's file, added in the app) is suggested in People; linked,
+    the picker shows him once and the timeline shows both records; unlinked, two again."""
+    reset_people(t)
+    path = t.daemon.work / "henry-from-another-clinic.json"
+    path.write_text(json.dumps(SECOND_HENRY))
+    _, before = t.daemon.request("GET", "/patients.json")
+    second = None
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        open_add_records(t)
+        t.find("#upload-input").send_keys(str(path))
+        wait_until(lambda: uploads(t).get(path.name, ("",))[0] == "done", timeout=30, interval=0.2, message="the second record imported")
+        assert "1 new person" in uploads(t)[path.name][1], uploads(t)[path.name][1]
+        ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()
+        wait_until(lambda: not t.find("#upload").is_displayed(), message="the panel to close")
+        _, after = t.daemon.request("GET", "/patients.json")
+        second = [p["id"] for p in after["patients"] if p["id"] not in {q["id"] for q in before["patients"]}][0]
+        henrys = lambda: [v for v, text in picker_options(t) if text.startswith("Henry Smith, ")]  # noqa: E731
+        wait_until(lambda: sorted(henrys()) == sorted([t.henry, second]), message="two Henry Smiths in the picker")
+
+        # People: the suggestion, once, on the card of the person shown.
+        open_people(t)
+        card = person_card(t, t.henry)
+        suggestion = wait_until(lambda: t.find_all(f'.suggestion[data-patient="{second}"]', card), message="the suggestion to link")[0]
+        assert "Henry Smith" in suggestion.text and "same name and birth date" in suggestion.text and "2 entries" in suggestion.text, suggestion.text
+        assert len(t.find_all("#people .suggestion")) == 1, "the pair is suggested once"
+        link = t.find('[data-action="link"]', suggestion)
+        assert link.text == "These are the same person — link"
+        cards = len(t.find_all("#people-list .person-card"))
+        t.click(link)
+        wait_until(lambda: t.text("#people-status").startswith("Linked:"), message="the link to be made")
+        assert len(t.find_all("#people-list .person-card")) == cards - 1, "one card for the person"
+        card = person_card(t, t.henry)
+        assert "Linked records" in card.text and "2 linked records" in card.text, card.text
+        assert not t.find_all("#people .suggestion")
+        unlink = t.find(f'[data-action="unlink"][data-patient="{second}"]', card)
+        assert unlink.text.startswith("Unlink")
+        t.screenshot("people-linked-desktop-light", full=False)
+        close_people(t)
+
+        # One Henry in the picker; the timeline is the union, each fact once.
+        wait_until(lambda: henrys() == [t.henry], message="one Henry Smith in the picker")
+        wait_until(lambda: "2 linked records" in t.text("#person-meta"), message="the heading to say so")
+        t.open("#/decade/2011-01-01", t.henry)
+        conditions = t.lane_labels("condition")
+        assert t.lane_counts()["condition"] == 5, conditions
+        assert any(label.startswith("Asthma,") for label in conditions), conditions
+        assert len([label for label in conditions if label.startswith("Hypertension,")]) == 1, conditions
+        assert "Asthma" in t.text('.entry-group[data-type="condition"]')
+        union = t.daemon.api(f"/timeline.json?page=all&patient={second}")
+        assert union["patient"]["id"] == t.henry, "either record's id shows the person"
+
+        # Unlink: two people again, Henry's timeline his own.
+        open_people(t)
+        card = person_card(t, t.henry)
+        t.click(t.find(f'[data-action="unlink"][data-patient="{second}"]', card))
+        wait_until(lambda: t.text("#people-status").startswith("Unlinked:"), message="the link to go")
+        assert len(t.find_all("#people-list .person-card")) == cards
+        wait_until(lambda: t.find_all(f'#people .suggestion[data-patient="{second}"], #people .suggestion[data-patient="{t.henry}"]'),
+                   message="the suggestion again")
+        close_people(t)
+        wait_until(lambda: sorted(henrys()) == sorted([t.henry, second]), message="two Henry Smiths again")
+        t.open("#/decade/2011-01-01", t.henry)
+        assert t.lane_counts()["condition"] == 4, t.lane_labels("condition")
+        assert "Asthma" not in t.text('.entry-group[data-type="condition"]')
+    finally:
+        if second:
+            t.daemon.request("DELETE", f"/patients/{second}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+def upload_record(t, record, name):
+    """Uploads one RHEx record with the API token, as the Add records panel does; its report."""
+    status, raw = t.daemon.http("POST", f"/imports/files?name={name}", json.dumps(record), content_type="application/json")
+    assert status == 202, (status, raw[:300])
+    job = json.loads(raw)["job"]["id"]
+    return wait_until(lambda: (lambda d: d["job"]["state"] == "done" and d)(t.daemon.api(f"/imports/jobs/{job}")),
+                      interval=0.1, message=f"the import of {name}")["report"]
+
+
+def test_remove_a_person_after_confirming(t):
+    """Robin's record, with a note on an entry its source later removed: the note is shown (under the
+    heading and in People); Remove asks first, names Robin and says what goes; Cancel keeps Robin;
+    confirmed, Robin is gone with everything of theirs, and the next person is shown."""
+    robin = {"_id": "5f00000000000000000000bb", "first": "Robin", "last": "Example", "gender": "F", "birthdate": 315532800,
+             "conditions": [
+                 {"_id": "5f00000000000000000000b1", "_type": "Entry", "codes": {"SNOMED-CT": ["367498001"]}, "description": "Seasonal allergies",
+                  "start_time": 1262304000, "time": None, "value": {}, "version": 1},
+                 {"_id": "5f00000000000000000000b2", "_type": "Entry", "codes": {"SNOMED-CT": ["44465007"]}, "description": "Sprained ankle",
+                  "start_time": 1270000000, "time": None, "value": {}, "version": 1}]}
+    report = upload_record(t, robin, "robin.json")
+    rid = report["patients"][0]["id"]
+    try:
+        ankle = [c for c in t.daemon.api(f"/timeline.json?page=all&patient={rid}")["conditions"] if c["description"] == "Sprained ankle"][0]
+        status, _ = t.daemon.request("PUT", f"/patients/{rid}/entries/{ankle['id']}/annotation", {"note": "Healed by spring"})
+        assert status == 200
+        robin["conditions"] = robin["conditions"][:1]  # the source no longer has the ankle
+        upload_record(t, robin, "robin.json")
+        orphans = t.daemon.api(f"/patients/{rid}/annotations.json")["annotations"]
+        assert [(a["entry_id"], a["orphaned"]) for a in orphans] == [(ankle["id"], True)], orphans
+
+        t.open("#/all", t.henry)
+        Select(t.find("#patient-select")).select_by_value(rid)
+        t.wait_rendered("#/all", "Robin Example")
+        notice = wait_until(lambda: t.find("#orphan-notice").is_displayed() and t.find("#orphan-notice"), message="the note on a removed entry")
+        assert "1 note of yours is on an entry the source has removed." in notice.text, notice.text
+        t.click(t.find("button", notice))
+        wait_until(lambda: t.find("#people").is_displayed(), message="People")
+        card = person_card(t, rid)
+        assert t.driver.switch_to.active_element == t.find("h3", card), "Robin's card has the focus"
+        orphan = wait_until(lambda: t.find_all(f'.orphan[data-entry="{ankle["id"]}"]', card), message="the note in Robin's card")[0]
+        assert "Notes on removed entries" in card.text and "“Healed by spring”" in orphan.text, card.text
+
+        # Remove… asks first; Cancel keeps Robin.
+        remove = t.find('[data-action="remove"]', card)
+        assert remove.text.startswith("Remove…")
+        t.click(remove)
+        confirm = t.find(".confirm", card)
+        wait_until(confirm.is_displayed, message="the confirmation")
+        text = confirm.text
+        for words in ["Remove Robin Example?", "everything of theirs", "1 record entry", "your notes", "A sync won’t bring them back"]:
+            assert words in text, f"{words!r} in {text!r}"
+        assert remove.get_attribute("aria-expanded") == "true"
+        assert t.driver.switch_to.active_element.text == "Cancel", "Cancel has the focus, not Remove"
+        t.screenshot("people-remove-confirm-desktop-light", full=False)
+        t.click(t.find('[data-action="cancel"]', confirm))
+        assert not confirm.is_displayed() and t.driver.switch_to.active_element == remove
+        assert any(p["id"] == rid for p in t.daemon.api("/patients.json")["patients"]), "Cancel removed nothing"
+
+        t.click(remove)
+        button = t.find('[data-action="confirm-remove"]', confirm)
+        assert button.text == "Remove Robin Example"
+        t.click(button)
+        wait_until(lambda: t.text("#people-status") == "Removed Robin Example and everything of theirs.", message="the removal")
+        assert not t.find_all(f'#people-list .person-card[data-person="{rid}"]')
+        close_people(t)
+        wait_until(lambda: rid not in [v for v, _ in picker_options(t)], message="Robin gone from the picker")
+        wait_until(lambda: t.text("#person-name") not in ("Robin Example", "…", ""), message="the next person shown")
+        data = t.daemon.api("/patients.json")
+        assert rid not in [p["id"] for p in data["patients"]] and data["current"] != rid
+        status, _ = t.daemon.request("GET", f"/patients/{rid}/annotations.json")
+        assert status == 404, status
+        assert not t.find("#orphan-notice").is_displayed() or "Robin" not in t.text("#person-name")
+    finally:
+        if any(p["id"] == rid for p in t.daemon.api("/patients.json")["patients"]):
+            t.daemon.request("DELETE", f"/patients/{rid}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
 TESTS = [
     test_wrong_password_shows_error,
     test_sign_in_unlocks_the_store,
@@ -996,6 +1461,10 @@ TESTS = [
     test_dense_window_stays_responsive,
     test_add_records_imports_a_fhir_bundle,
     test_add_records_refuses_bad_files,
+    test_note_on_an_entry_and_marked_wrong,
+    test_people_names_relationships_and_order,
+    test_link_two_records_of_one_person,
+    test_remove_a_person_after_confirming,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,

@@ -4,6 +4,7 @@ another origin, and small wait helpers."""
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -37,12 +38,25 @@ class Daemon(hreaderd_harness.Daemon):
         # A family whose members have 10,000 entries each, for the dense-window test.
         self.import_file(self.generate(self.work / "dense.ndjson", entries=10000, seed=7))
         self.create_token("browser-tests")
+        self.patients = self.patients_by_name()
+
+    def patients_by_name(self):
+        """{name: id} from `hreaderd patients`, a table whose columns start where its header's words do
+        (ID, NAME, then BIRTHDATE and the rest; a name may hold spaces)."""
+        lines = self.cli("patients").splitlines()
+        if not lines:
+            return {}
+        columns = [(m.group(), m.start()) for m in re.finditer(r"\S+", lines[0])]
+        names = [word for word, _ in columns]
+        at = names.index("NAME")
+        name_at = columns[at][1]
+        next_at = columns[at + 1][1] if at + 1 < len(columns) else None
         patients = {}
-        for line in self.cli("patients").splitlines()[1:]:
-            parts = line.split()
-            if len(parts) >= 3:
-                patients[" ".join(parts[1:-2])] = parts[0]
-        self.patients = patients
+        for line in lines[1:]:
+            if not line.strip():
+                continue
+            patients[line[name_at:next_at].strip()] = line.split()[0]
+        return patients
 
     def start(self):
         return super().start("--public-dir", PUBLIC_DIR, "--locked", timeout=30)

@@ -75,4 +75,24 @@ export const api = {
   }),
   importJob: (id) => request('GET', `/imports/jobs/${encodeURIComponent(id)}`),
   exportURL: (id) => `/patients/${encodeURIComponent(id)}/export.json`,
+
+  // Your note on an entry: {note, struck, reason, medication} replaces the whole annotation.
+  saveAnnotation: (patient, entry, annotation) => request('PUT', `${entryPath(patient, entry)}/annotation`, { body: annotation }),
+  deleteAnnotation: (patient, entry) => request('DELETE', `${entryPath(patient, entry)}/annotation`),
+  annotations: (patient) => request('GET', `${patientPath(patient)}/annotations.json`),
+
+  // The family: {relationship, order, display_name} (any of them); removing a person removes everything of theirs.
+  updatePatient: (patient, changes) => request('PATCH', patientPath(patient), { body: changes }),
+  removePatient: (patient) => request('DELETE', patientPath(patient)),
+  links: (patient) => request('GET', `${patientPath(patient)}/links.json`),
+  link: (patient, other) => request('POST', `${patientPath(patient)}/links`, { body: { patient: other } }),
+  unlink: (patient, other) => request('DELETE', `${patientPath(patient)}/links/${encodeURIComponent(other)}`),
 };
+
+function patientPath(patient) {
+  return `/patients/${encodeURIComponent(patient)}`;
+}
+
+function entryPath(patient, entry) {
+  return `${patientPath(patient)}/entries/${encodeURIComponent(entry)}`;
+}

@@ -1,31 +1,55 @@
 // The details dialog: one entry (description, dates, status, value and units, codes), a group of
-// entries behind a cluster mark, or one of the user's posts (with delete). A native <dialog>:
-// focus moves into it, Escape closes it, and focus returns to the mark that opened it.
+// entries behind a cluster mark, or one of the user's posts (with delete). A record entry has
+// "Your note" (a note, not mine / wrong, a medication's details). A native <dialog>: focus moves
+// into it, Escape closes it, and focus returns to the mark that opened it (or, when the timeline
+// was redrawn behind it, to the same entry's new mark).
 
 import { h, clear } from './dom.js';
 import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
 import { LANES, POST_LANE, CLOSED_STATUSES } from './lane-layout.js';
 import { describePost } from './posts.js';
+import { annotationSection, annotationTags, isStruck } from './annotations.js';
 
 const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : { type, name: type, one: type });
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export class EntryDetails {
-  /** onDeletePost(post) returns a promise. */
-  constructor(dialog, { onDeletePost }) {
+  /**
+   * onDeletePost(post) returns a promise. annotations: {save(entry, body), remove(entry)} (promises;
+   * save gives the stored annotation) and onChange() (redraws the timeline behind the dialog).
+   */
+  constructor(dialog, { onDeletePost, annotations }) {
     this.dialog = dialog;
     this.title = dialog.querySelector('#details-title');
     this.body = dialog.querySelector('#details-body');
     this.onDeletePost = onDeletePost;
+    this.annotations = annotations;
     this.trigger = null;
+    this.entryId = null;
     dialog.addEventListener('click', (event) => {
       if (event.target.closest('[data-close]')) this.close();
       else if (event.target === dialog) this.close(); // a click on the backdrop
     });
     dialog.addEventListener('close', () => {
-      if (this.trigger && this.trigger.isConnected) this.trigger.focus();
+      const target = this.trigger && this.trigger.isConnected ? this.trigger : this.redrawnTrigger();
+      if (target) target.focus();
       this.trigger = null;
     });
+  }
+
+  /** The same entry's mark (or row) after the timeline was drawn again behind the dialog. */
+  redrawnTrigger() {
+    if (!this.trigger || !this.entryId) return null;
+    const id = CSS.escape(this.entryId);
+    const inList = this.trigger.classList.contains('entry-row');
+    const found = document.querySelector(inList ? `#entry-lists .entry-row[data-id="${id}"]` : `#timeline .mark[data-id="${id}"]`)
+      || document.querySelector(`#timeline .mark[data-id="${id}"], #entry-lists .entry-row[data-id="${id}"]`);
+    if (found) {
+      // A mark is one of its lane's roving stops: make it the lane's Tab stop.
+      for (const mark of found.closest('.track')?.querySelectorAll('.mark[tabindex="0"]') || []) mark.tabIndex = -1;
+      if (found.classList.contains('mark')) found.tabIndex = 0;
+    }
+    return found || document.getElementById('timeline-heading');
   }
 
   close() {
@@ -35,6 +59,7 @@ export class EntryDetails {
   /** group: {items: [{entry, ongoing?, post?}], lane, t0?, t1?}. */
   open(group, trigger) {
     this.trigger = trigger || document.activeElement;
+    this.entryId = group.items.length === 1 && !group.items[0].post ? group.items[0].entry.id : null;
     if (group.items.length === 1) this.showItem(group.items[0], null);
     else this.showGroup(group);
     if (!this.dialog.open) this.dialog.showModal();
@@ -54,7 +79,7 @@ export class EntryDetails {
     for (const item of shown) {
       const row = h('button', { type: 'button', class: 'entry-row' },
         h('span', { class: 'date' }, lane.type === 'post' ? formatDateTime(item.t) : formatDate(item.t)),
-        h('span', { class: 'desc' }, item.entry.description || lane.one),
+        h('span', { class: ['desc', isStruck(item.entry) && 'struck'] }, h('span', { class: 'desc-text' }, item.entry.description || lane.one), annotationTags(item.entry)),
         h('span', { class: 'value' }, valueText(item.entry)));
       row.addEventListener('click', () => { this.showItem(item, group); this.dialog.querySelector('[data-back]')?.focus(); });
       list.append(h('li', null, row));
@@ -92,8 +117,15 @@ export class EntryDetails {
       return;
     }
 
+    this.entryId = entry.id;
     this.title.textContent = entry.description || capital(lane.one);
     body.append(kind(lane, capital(lane.one)));
+    const annotation = this.annotations ? annotationSection(entry, {
+      save: (data) => this.annotations.save(entry, data),
+      remove: () => this.annotations.remove(entry),
+      onChange: () => this.annotations.onChange(entry),
+    }) : null;
+    if (annotation) body.append(annotation.banner);
     if (item.ongoing) {
       body.append(h('p', { class: 'note' }, 'Began before this window and is still open, so it is drawn across the whole window.'));
     }
@@ -120,7 +152,11 @@ export class EntryDetails {
     } else {
       addFact(facts, 'Codes', 'None recorded');
     }
+    if (Array.isArray(entry.sources) && entry.sources.length > 1) {
+      addFact(facts, 'Sources', entry.sources.map((source) => (source === 'files' ? 'imported files' : source)).join(', '));
+    }
     body.append(facts);
+    if (annotation) body.append(annotation.section);
   }
 }
 

@@ -5,6 +5,7 @@ import { h, clear } from './dom.js';
 import { formatDate } from './format.js';
 import { LANES } from './lane-layout.js';
 import { valueText } from './entry-details.js';
+import { annotationTags, isStruck } from './annotations.js';
 
 const FIRST_ROWS = 50;
 
@@ -49,9 +50,9 @@ export class EntryLists {
       list.replaceChildren();
       for (const item of items.slice(0, limit)) {
         const lane = LANES.find((l) => l.type === item.entry.type) || LANES[0];
-        const row = h('button', { type: 'button', class: 'entry-row', 'data-id': item.entry.id },
+        const row = h('button', { type: 'button', class: ['entry-row', isStruck(item.entry) && 'struck'], 'data-id': item.entry.id },
           h('span', { class: 'date' }, item.ongoing ? `since ${formatDate(item.t)}` : formatDate(item.t)),
-          h('span', { class: 'desc' }, item.entry.description || lane.one),
+          h('span', { class: ['desc', isStruck(item.entry) && 'struck'] }, h('span', { class: 'desc-text' }, item.entry.description || lane.one), annotationTags(item.entry)),
           h('span', { class: 'value' }, valueText(item.entry)));
         row.addEventListener('click', () => this.onOpen({ items: [item], lane }, row));
         list.append(h('li', null, row));

@@ -1,49 +1,107 @@
-// The family: a picker with each person's name and age (and relationship, when a source gives
-// one). The daemon remembers the current person (POST /patients/current).
+// The family: a picker with each person's name and age (and relationship, when one is set). Records
+// of one person from several sources are linked (`person`: the head's id) and shown once. The daemon
+// remembers the current person (POST /patients/current).
 
 import { clear, h } from './dom.js';
 import { age, formatDate, genderWord, plural } from './format.js';
 
+/** PATCH /patients/{id} takes one of these (or null). */
+export const RELATIONSHIPS = [
+  ['me', 'Me'],
+  ['spouse', 'Spouse'],
+  ['partner', 'Partner'],
+  ['child', 'Child'],
+  ['parent', 'Parent'],
+  ['family', 'Family'],
+  ['other', 'Other'],
+];
+const RELATIONSHIP_WORDS = { ...Object.fromEntries(RELATIONSHIPS), me: 'You' };
+
+export function relationshipWord(relationship) {
+  if (!relationship) return null;
+  return RELATIONSHIP_WORDS[relationship] || relationship;
+}
+
+export function sourceWord(source) {
+  return source === 'files' ? 'imported files' : source;
+}
+
+/**
+ * The people of /patients.json's list: one a person, linked records together, in the list's order.
+ * Each: {id (the head's), patient (the head, entries counted over every record), members: [patient…]}.
+ */
+export function groupPeople(patients) {
+  const groups = [];
+  const byKey = new Map();
+  for (const patient of patients) {
+    const key = patient.person || patient.id;
+    let group = byKey.get(key);
+    if (!group) {
+      group = { key, members: [] };
+      byKey.set(key, group);
+      groups.push(group);
+    }
+    group.members.push(patient);
+  }
+  return groups.map(({ key, members }) => {
+    const head = members.find((m) => m.id === key) || members[0];
+    const entries = members.reduce((n, m) => n + (m.entries || 0), 0);
+    const sources = [...new Set(members.map((m) => m.source).filter(Boolean))];
+    return { id: head.id, members, patient: { ...head, entries, sources, linked: members.length } };
+  });
+}
+
 export function personLine(patient) {
   const years = age(patient.birthdate);
   const name = `${patient.name || 'Unnamed'}${years != null ? `, ${years} years` : ''}`;
-  return patient.relationship ? `${name} · ${patient.relationship}` : name;
+  const relationship = relationshipWord(patient.relationship);
+  return relationship ? `${name} · ${relationship}` : name;
 }
 
 export function personMeta(patient) {
   const years = age(patient.birthdate);
+  const sources = patient.sources || (patient.source ? [patient.source] : []);
   return [
-    patient.relationship,
+    relationshipWord(patient.relationship),
     genderWord(patient.gender),
     years != null ? `${years} years old (born ${formatDate(patient.birthdate)})` : null,
     patient.entries != null ? plural(patient.entries, 'record entry', 'record entries') : null,
-    patient.source ? `from ${patient.source === 'files' ? 'imported files' : patient.source}` : null,
+    patient.linked > 1 ? `${patient.linked} linked records` : null,
+    sources.length ? `from ${sources.map(sourceWord).join(' and ')}` : null,
   ].filter(Boolean).join(' · ');
 }
 
 export class PatientPicker {
   constructor(select, { onChange }) {
     this.select = select;
-    this.patients = [];
+    this.people = [];
     select.addEventListener('change', () => onChange(select.value));
   }
 
-  render(patients, current) {
-    this.patients = patients;
+  /** people: groupPeople's list. current: any record's id of the person shown. */
+  render(people, current) {
+    this.people = people;
     const select = clear(this.select);
-    for (const patient of patients) {
-      select.append(h('option', { value: patient.id }, personLine(patient)));
+    for (const person of people) {
+      select.append(h('option', { value: person.id }, personLine(person.patient)));
     }
-    if (current) select.value = current;
-    select.disabled = patients.length < 2;
+    const chosen = this.personOf(current);
+    if (chosen) select.value = chosen.id;
+    select.disabled = people.length < 2;
   }
 
   /** Shows this person as chosen (the list already holds them). */
   choose(id) {
-    this.select.value = id;
+    const person = this.personOf(id);
+    if (person) this.select.value = person.id;
+  }
+
+  /** The person one of whose records has this id. */
+  personOf(id) {
+    return this.people.find((p) => p.id === id || p.members.some((m) => m.id === id)) || null;
   }
 
   find(id) {
-    return this.patients.find((p) => p.id === id) || null;
+    return this.personOf(id)?.patient || null;
   }
 }

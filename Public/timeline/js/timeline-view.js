@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, plural } from './format.js';
 import { ticks } from './window-nav.js';
 import { LANES, POST_LANE, itemsFor, layoutLane } from './lane-layout.js';
 import { describePost } from './posts.js';
+import { hasNote, isStruck, labelSuffix } from './annotations.js';
 
 const ROW_H = 28;
 const POINT_ROW_H = 30;
@@ -77,7 +78,8 @@ export class TimelineView {
 
   renderLane(lane, items, count, ws, we, trackPx, tickList) {
     const expanded = this.expanded.has(lane.type);
-    const labelWidth = (item) => measure(item.entry.description || lane.one);
+    // A band with your note starts its label with a note mark (about 18px).
+    const labelWidth = (item) => measure(item.entry.description || lane.one) + (hasNote(item.entry) ? 18 : 0);
     // Past 40 rows even an expanded lane groups what is left with the points.
     const layout = layoutLane(items, ws, we, trackPx, { maxRows: expanded ? 40 : 6, overflowAsPoints: expanded, labelWidth });
     const laneName = lane.name;
@@ -105,12 +107,14 @@ export class TimelineView {
       for (const band of row) {
         const el = h('button', {
           type: 'button',
-          class: ['mark', 'band', band.openStart && 'open-start', band.openEnd && 'open-end', band.labelAt !== 'inside' && `label-${band.labelAt}`],
+          class: ['mark', 'band', band.openStart && 'open-start', band.openEnd && 'open-end', band.labelAt !== 'inside' && `label-${band.labelAt}`,
+            isStruck(band.entry) && 'struck', hasNote(band.entry) && 'has-note'],
           'aria-label': bandLabel(band, lane),
           title: bandLabel(band, lane),
           'data-id': band.entry.id,
           tabindex: '-1',
-        }, h('span', { class: 'band-text', 'aria-hidden': 'true' }, band.entry.description || lane.one));
+        }, h('span', { class: 'band-text', 'aria-hidden': 'true' },
+          hasNote(band.entry) ? h('span', { class: 'note-mark' }, '✎') : null, band.entry.description || lane.one));
         if (band.labelAt !== 'inside') el.firstChild.style.maxWidth = `${band.labelPx}px`;
         el.style.left = `${(band.x0 * 100).toFixed(3)}%`;
         el.style.width = `max(6px, ${((band.x1 - band.x0) * 100).toFixed(3)}%)`;
@@ -125,10 +129,15 @@ export class TimelineView {
       let el;
       if (cluster.items.length === 1) {
         const item = cluster.items[0];
-        el = h('button', { type: 'button', class: 'mark point', 'aria-label': pointLabel(item, lane), title: pointLabel(item, lane), 'data-id': item.entry.id, tabindex: '-1' });
+        el = h('button', {
+          type: 'button', class: ['mark', 'point', isStruck(item.entry) && 'struck', hasNote(item.entry) && 'has-note'],
+          'aria-label': pointLabel(item, lane), title: pointLabel(item, lane), 'data-id': item.entry.id, tabindex: '-1',
+        });
       } else {
         const text = clusterLabel(cluster, lane, we - ws <= 8 * 86400);
-        el = h('button', { type: 'button', class: 'mark cluster', 'aria-label': text, title: text, tabindex: '-1' },
+        const struck = cluster.items.filter((i) => isStruck(i.entry)).length;
+        const noted = cluster.items.some((i) => hasNote(i.entry));
+        el = h('button', { type: 'button', class: ['mark', 'cluster', struck === cluster.items.length && 'struck', noted && 'has-note'], 'aria-label': text, title: text, tabindex: '-1' },
           cluster.items.length > 999 ? '1k+' : String(cluster.items.length));
       }
       el.style.left = `${(cluster.x * 100).toFixed(3)}%`;
@@ -179,6 +188,10 @@ function measure(text) {
 }
 
 function bandLabel(band, lane) {
+  return bandText(band, lane) + labelSuffix(band.entry);
+}
+
+function bandText(band, lane) {
   const entry = band.entry;
   const what = `${entry.description || lane.one}, ${lane.one}`;
   const started = entry.start_date ?? entry.date;
@@ -193,7 +206,7 @@ function pointLabel(item, lane) {
   const entry = item.entry;
   if (lane.type === 'post') return `${entry.description}, ${formatDateTime(item.t)}`;
   const value = entry.measurement?.value != null ? `, ${entry.measurement.value}${entry.measurement.unit ? ' ' + entry.measurement.unit : ''}` : (entry.measurement?.text ? `, ${entry.measurement.text}` : '');
-  return `${entry.description || lane.one}, ${lane.one}, ${formatDate(item.t)}${value}`;
+  return `${entry.description || lane.one}, ${lane.one}, ${formatDate(item.t)}${value}${labelSuffix(entry)}`;
 }
 
 function clusterLabel(cluster, lane, short) {
@@ -201,5 +214,8 @@ function clusterLabel(cluster, lane, short) {
   const format = short ? formatDateTime : formatDate;
   const first = format(cluster.t0);
   const last = format(cluster.t1);
-  return first === last ? `${many} on ${first}` : `${many}, ${first} to ${last}`;
+  const struck = cluster.items.filter((i) => isStruck(i.entry)).length;
+  const noted = cluster.items.filter((i) => hasNote(i.entry)).length;
+  const extra = [struck ? `${struck.toLocaleString()} marked wrong` : null, noted ? `${noted.toLocaleString()} with your note` : null].filter(Boolean);
+  return (first === last ? `${many} on ${first}` : `${many}, ${first} to ${last}`) + (extra.length ? ` (${extra.join(', ')})` : '');
 }
