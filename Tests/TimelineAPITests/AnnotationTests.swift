@@ -84,6 +84,9 @@ struct AnnotationTests {
             let list = try await served.client.get("/patients/\(Self.patientID)/annotations.json").object
             let orphan = try #require((list["annotations"] as? [[String: Any]])?.first { $0["entry_id"] as? String == "e_med" })
             #expect(orphan["orphaned"] as? Bool == true && orphan["struck"] as? Bool == true)
+            // It says what it was on.
+            #expect((orphan["entry"] as? [String: Any])?["description"] as? String == "Albuterol")
+            #expect((orphan["entry"] as? [String: Any])?["type"] as? String == "medication")
             // It can still be changed (or deleted), though no new annotation can be made for an unknown id.
             #expect(try await Self.put(served, entry: "e_med", #"{"note":"stopped it myself"}"#).status == 200)
             let export = try #require(try ExportDocument.encodeSync(patientID: Self.patientID, from: served.store))
@@ -131,6 +134,18 @@ struct AnnotationTests {
             #expect(form.status == 415)
             #expect(try served.store.annotationsSync(patientID: Self.patientID).isEmpty)
             #expect(try served.store.annotationsSync(patientID: Patient.id(sourceName: "files", recordID: "other")).isEmpty)
+        }
+    }
+
+    @Test("an empty annotation removes what was there (204); GET tells an unknown entry from one without an annotation")
+    func emptyAndUnknown() async throws {
+        try await ServedApp.with(records: [Self.record(Self.entries)]) { (served: ServedApp) async throws in
+            #expect(try await Self.put(served, entry: "e_res", #"{"note":"x"}"#).status == 200)
+            #expect(try await Self.put(served, entry: "e_res", #"{"note":null,"struck":false}"#).status == 204)
+            #expect(try served.store.annotationsSync(patientID: Self.patientID).isEmpty)
+            #expect(try await Self.put(served, entry: "e_nope", "{}").status == 404)
+            #expect(try await served.client.get("/patients/\(Self.patientID)/entries/e_res/annotation").errorCode == "no_annotation")
+            #expect(try await served.client.get("/patients/\(Self.patientID)/entries/e_nope/annotation").errorCode == "unknown_entry")
         }
     }
 }

@@ -94,6 +94,12 @@ struct LinkTests {
             let put = try await served.client.send("PUT", "/patients/\(a)/entries/h-s/annotation", headers: ["Content-Type": "application/json"],
                                                    body: Array(#"{"note":"hospital stay"}"#.utf8))
             #expect(put.status == 200)
+            // A note on the clinic's potassium stays in view: the fact both hold is shown as the annotated one.
+            #expect(try await served.client.send("PUT", "/patients/\(a)/entries/k1/annotation", headers: ["Content-Type": "application/json"],
+                                                 body: Array(#"{"note":"fasting"}"#.utf8)).status == 200)
+            let potassium = try #require(try await Self.page(served, b)["results"] as? [[String: Any]]).first { ($0["codes"] as? [String: Any])?["LOINC"] as? [String] == ["2823-3"] }
+            #expect(potassium?["id"] as? String == "k1")
+            #expect((potassium?["annotation"] as? [String: Any])?["note"] as? String == "fasting")
             #expect(try served.store.annotationsSync(patientID: b).map(\.entryID) == ["h-s"])
             let results = try #require(try await Self.page(served, a)["results"] as? [[String: Any]])
             #expect((results.first { $0["id"] as? String == "h-s" }?["annotation"] as? [String: Any])?["note"] as? String == "hospital stay")

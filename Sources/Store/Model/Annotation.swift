@@ -28,6 +28,14 @@ public struct Annotation: Sendable, Equatable {
     public var updatedAt: Int64
     /// The entry is no longer in the record (a newer import removed it); the annotation stays.
     public var orphaned: Bool
+    /// What the entry was when the annotation was last written (type, description, date): how an
+    /// orphaned annotation says what it was on.
+    public var entryType: EntryType?
+    public var entryDescription: String?
+    public var entryDate: Int64?
+
+    /// Nothing written: no note, not struck, no reason, no medication details.
+    public var isEmpty: Bool { note == nil && !struck && reason == nil && (medication?.isEmpty ?? true) }
 
     public init(entryID: String, note: String? = nil, struck: Bool = false, reason: String? = nil, medication: Medication? = nil,
                 createdAt: Int64 = 0, updatedAt: Int64 = 0, orphaned: Bool = false) {

@@ -2,6 +2,7 @@
 enum AnnotationQueries {
     static let columns = """
         a.entry_id, a.note, a.struck, a.reason, a.quantity, a.dose, a.directions, a.prescriber, a.created_at, a.updated_at,
+        a.entry_type, a.entry_description, a.entry_date,
         NOT EXISTS (SELECT 1 FROM entries e WHERE e.patient_id = a.patient_id AND e.id = a.entry_id) AS orphaned
         FROM annotations a
         """
@@ -9,9 +10,13 @@ enum AnnotationQueries {
     static func annotation(_ row: Row) -> Annotation {
         let medication = Annotation.Medication(quantity: row.stringOrNil("quantity"), dose: row.stringOrNil("dose"),
                                                directions: row.stringOrNil("directions"), prescriber: row.stringOrNil("prescriber"))
-        return Annotation(entryID: row.string("entry_id"), note: row.stringOrNil("note"), struck: row.int64("struck") != 0,
-                          reason: row.stringOrNil("reason"), medication: medication.isEmpty ? nil : medication,
-                          createdAt: row.int64("created_at"), updatedAt: row.int64("updated_at"), orphaned: row.int64("orphaned") != 0)
+        var annotation = Annotation(entryID: row.string("entry_id"), note: row.stringOrNil("note"), struck: row.int64("struck") != 0,
+                                    reason: row.stringOrNil("reason"), medication: medication.isEmpty ? nil : medication,
+                                    createdAt: row.int64("created_at"), updatedAt: row.int64("updated_at"), orphaned: row.int64("orphaned") != 0)
+        annotation.entryType = row.stringOrNil("entry_type").flatMap(EntryType.init(rawValue:))
+        annotation.entryDescription = row.stringOrNil("entry_description")
+        annotation.entryDate = row.int64OrNil("entry_date")
+        return annotation
     }
 
     /// Every annotation of a patient, by entry id.
@@ -64,16 +69,23 @@ extension Store {
             let patientID = try AnnotationQueries.owner(of: annotation.entryID, person: patientID, in: db)
             let exists = try db.scalar("SELECT created_at FROM annotations WHERE patient_id = ? AND entry_id = ?",
                                        [patientID, annotation.entryID], as: Int64.self)
-            let entryExists = try db.scalar("SELECT 1 FROM entries WHERE patient_id = ? AND id = ?",
-                                            [patientID, annotation.entryID], as: Int64.self) != nil
-            guard exists != nil || entryExists else { return .failure(.unknownEntry) }
+            let entry = try db.row("SELECT type, description, date FROM entries WHERE patient_id = ? AND id = ?",
+                                   [patientID, annotation.entryID]) { row in
+                (row.string("type"), row.stringOrNil("description"), row.int64OrNil("date"))
+            }
+            guard exists != nil || entry != nil else { return .failure(.unknownEntry) }
             let medication = annotation.medication
+            // The entry's type, description and date are kept from the last write while it still exists.
             try db.execute("""
                 INSERT OR REPLACE INTO annotations (patient_id, entry_id, note, struck, reason, quantity, dose, directions, prescriber,
-                    created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    entry_type, entry_description, entry_date, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    coalesce(?, (SELECT entry_type FROM annotations WHERE patient_id = ?1 AND entry_id = ?2)),
+                    coalesce(?, (SELECT entry_description FROM annotations WHERE patient_id = ?1 AND entry_id = ?2)),
+                    coalesce(?, (SELECT entry_date FROM annotations WHERE patient_id = ?1 AND entry_id = ?2)), ?, ?)
                 """, [patientID, annotation.entryID, annotation.note, annotation.struck ? 1 : 0, annotation.reason,
-                      medication?.quantity, medication?.dose, medication?.directions, medication?.prescriber, exists ?? now, now])
+                      medication?.quantity, medication?.dose, medication?.directions, medication?.prescriber,
+                      entry?.0, entry?.1, entry?.2, exists ?? now, now])
             // The timeline carries annotations: its cached pages are keyed by the revision.
             try db.execute("UPDATE patients SET revision = revision + 1 WHERE id = ?", [patientID])
             guard let stored = try db.row("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? AND a.entry_id = ?",
@@ -81,6 +93,14 @@ extension Store {
                 throw StoreError.notFound("annotation \(annotation.entryID)")
             }
             return .success(stored)
+        }
+    }
+
+    /// Whether the person `patientID` belongs to holds an entry with this id.
+    public func hasEntry(patientID: String, entryID: String) async throws(StoreError) -> Bool {
+        try await read { db in
+            let owner = try AnnotationQueries.owner(of: entryID, person: patientID, in: db)
+            return try db.scalar("SELECT 1 FROM entries WHERE patient_id = ? AND id = ?", [owner, entryID], as: Int64.self) != nil
         }
     }
 

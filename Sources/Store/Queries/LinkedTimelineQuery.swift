@@ -61,8 +61,9 @@ enum LinkedTimelineQuery {
         }
         patient.revision = revision
         var alsoFrom: [String: [String]] = [:]
-        let shownWindow = unique(window, alsoFrom: &alsoFrom)
-        let shownOngoing = unique(ongoing, alsoFrom: &alsoFrom)
+        let annotated = Set(annotations.keys)
+        let shownWindow = unique(window, annotated: annotated, alsoFrom: &alsoFrom)
+        let shownOngoing = unique(ongoing, annotated: annotated, alsoFrom: &alsoFrom)
         var sections: [EntryType: EntryList] = [:]
         var vitalSigns: [StoredEntry] = []
         for item in shownWindow {
@@ -87,8 +88,9 @@ enum LinkedTimelineQuery {
              units: row.stringOrNil(6), codes: row.string(7), source: source)
     }
 
-    /// In (date, id) order, each fact once: the first of its sources shown, the others named in `alsoFrom`.
-    private static func unique(_ items: [Item], alsoFrom: inout [String: [String]]) -> [Item] {
+    /// In (date, id) order, each fact once: the first of its sources shown (or the first the person
+    /// annotated, so that their note stays in view), every source named in `alsoFrom`.
+    private static func unique(_ items: [Item], annotated: Set<String>, alsoFrom: inout [String: [String]]) -> [Item] {
         let sorted = items.sorted { a, b in
             switch (a.date, b.date) {
             case let (x?, y?) where x != y: return x < y
@@ -97,20 +99,26 @@ enum LinkedTimelineQuery {
             default: return a.id < b.id
             }
         }
-        var firstOfFact: [String: (id: String, source: String)] = [:]
+        var shownOfFact: [String: Int] = [:]
+        var sourcesOf: [Int: [String]] = [:]
         var shown: [Item] = []
         for item in sorted {
             if let key = item.factKey {
-                if let first = firstOfFact[key] {
-                    var sources = alsoFrom[first.id] ?? [first.source]
+                if let index = shownOfFact[key] {
+                    var sources = sourcesOf[index] ?? [shown[index].source]
                     if !sources.contains(item.source) { sources.append(item.source) }
-                    alsoFrom[first.id] = sources
+                    sourcesOf[index] = sources
+                    if annotated.contains(item.id), !annotated.contains(shown[index].id) {
+                        // Same fact, same date: the annotated one takes the place in the order.
+                        shown[index] = item
+                    }
                     continue
                 }
-                firstOfFact[key] = (item.id, item.source)
+                shownOfFact[key] = shown.count
             }
             shown.append(item)
         }
+        for (index, sources) in sourcesOf { alsoFrom[shown[index].id] = sources }
         return shown
     }
 

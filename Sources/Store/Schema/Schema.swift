@@ -220,6 +220,11 @@ enum Schema {
                     dose TEXT,
                     directions TEXT,
                     prescriber TEXT,
+                    -- What the entry was when the annotation was last written, so that an annotation whose entry
+                    -- the source removed can still say what it was on.
+                    entry_type TEXT,
+                    entry_description TEXT,
+                    entry_date INTEGER,
                     created_at INTEGER NOT NULL,
                     updated_at INTEGER NOT NULL,
                     PRIMARY KEY (patient_id, entry_id)

@@ -26,6 +26,12 @@ struct AnnotationRoutes {
     func put(_ request: Request, patientID: String, entryID: String) async throws -> Response {
         let change = try AnnotationBody.parse(request, limit: app.configuration.annotationBodyLimit)
         let store = try app.store()
+        // Nothing written is no annotation: an empty one removes what was there.
+        if change.annotation(entryID: entryID).isEmpty {
+            _ = try await store.deleteAnnotation(patientID: patientID, entryID: entryID)
+            guard try await store.hasEntry(patientID: patientID, entryID: entryID) else { throw Self.unknownEntry }
+            return Response(status: .noContent)
+        }
         switch try await store.setAnnotation(change.annotation(entryID: entryID), patientID: patientID, now: app.now()) {
         case .failure(.unknownPatient): throw APIError.unknownPatient
         case .failure(.unknownEntry): throw Self.unknownEntry
@@ -34,7 +40,10 @@ struct AnnotationRoutes {
     }
 
     func get(patientID: String, entryID: String) async throws -> Response {
-        guard let annotation = try await app.store().annotation(patientID: patientID, entryID: entryID) else { throw Self.noAnnotation }
+        let store = try app.store()
+        guard let annotation = try await store.annotation(patientID: patientID, entryID: entryID) else {
+            throw try await store.hasEntry(patientID: patientID, entryID: entryID) ? Self.noAnnotation : Self.unknownEntry
+        }
         return Self.answer(annotation)
     }
 

@@ -8,6 +8,13 @@ enum AnnotationJSON {
         if withEntryID {
             json.key("entry_id"); json.string(annotation.entryID)
             json.key("orphaned"); json.bool(annotation.orphaned)
+            // What the entry was, so that an orphaned annotation can say what it was on.
+            json.key("entry")
+            json.beginObject()
+            json.key("type"); json.string(annotation.entryType?.rawValue)
+            json.key("description"); json.string(annotation.entryDescription)
+            json.key("date"); json.int(annotation.entryDate)
+            json.endObject()
         }
         json.key("note"); json.string(annotation.note)
         json.key("struck"); json.bool(annotation.struck)
