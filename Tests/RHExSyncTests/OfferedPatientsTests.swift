@@ -62,3 +62,52 @@ struct OfferedPatientsTests {
         }
     }
 }
+
+/// What the person wrote on their record outlives the server's changes to it.
+@Suite("annotations through RHEx syncs")
+struct AnnotationSyncTests {
+    @Test("a note and a strike-through survive a sync that changes the record; an entry the server drops keeps its note, orphaned")
+    func survive() async throws {
+        try await SyncHarness.with(records: Fixtures.records(1, entries: 12)) { harness in
+            #expect(try await harness.sync().counts.patientsAdded == 1)
+            let patient = try #require(try await harness.patients()["1"])
+            let entries = try await harness.store.annotations(patientID: patient.id)
+            #expect(entries.isEmpty)
+            let ids = Array(try await harness.entries(of: "1").keys).sorted()
+            let (kept, dropped) = (ids[0], ids[1])
+            for (id, annotation) in [(kept, Annotation(entryID: kept, note: "asked the nurse", struck: true, reason: "not mine")),
+                                     (dropped, Annotation(entryID: dropped, note: "remember this"))] {
+                guard case .success = try await harness.store.setAnnotation(annotation, patientID: patient.id) else {
+                    Issue.record("could not annotate \(id)")
+                    return
+                }
+            }
+            // The server's record changes: one entry gone, the others rewritten with new values.
+            let original = try #require(harness.sandbox.record(id: "1"))
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(original.bytes)) as? [String: Any])
+            var removedOne = false
+            for section in ["results", "vital_signs", "encounters", "conditions", "medications", "procedures", "immunizations", "allergies"] {
+                guard var list = object[section] as? [[String: Any]], !list.isEmpty else { continue }
+                if !removedOne, let index = list.firstIndex(where: { entryID(section, $0, patient: patient) == dropped }) {
+                    list.remove(at: index)
+                    removedOne = true
+                }
+                object[section] = list.map { entry in var e = entry; e["comment"] = "changed"; return e }
+            }
+            #expect(removedOne)
+            harness.sandbox.setRecord(SandboxRecord(id: "1", bytes: Array(try JSONSerialization.data(withJSONObject: object))))
+            let second = try await harness.sync()
+            #expect(second.counts.patientsUpdated == 1 && second.counts.entriesRemoved == 1)
+            let after = try await harness.store.annotations(patientID: patient.id)
+            #expect(after.map(\.entryID).sorted() == [kept, dropped].sorted())
+            #expect(after.first { $0.entryID == kept }.map { $0.struck && !$0.orphaned && $0.note == "asked the nurse" } == true)
+            #expect(after.first { $0.entryID == dropped }.map { $0.orphaned && $0.note == "remember this" } == true)
+        }
+    }
+
+    /// The id the RHEx reader gives an entry with this `_id` in this section (the records carry `_id`s).
+    private func entryID(_ section: String, _ entry: [String: Any], patient: Patient) -> String? {
+        guard let id = entry["_id"] as? String else { return nil }
+        return StableID.make("e", [section, id])
+    }
+}
