@@ -30,6 +30,16 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"])]
         ),
+        // libxml2 (libxml2-dev) behind a C shim: C-CDA and C32 documents, the Atom feed (see docs/architecture.md).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "CXMLShim",
+            dependencies: ["CLibXML2"]
+        ),
         // zlib (zlib1g-dev): the kept files are stored deflated.
         .systemLibrary(
             name: "CZlib",
@@ -61,7 +71,7 @@ let package = Package(
         // into the store's patients and entries; the JSON scanner they share.
         .target(
             name: "Records",
-            dependencies: ["Store"]
+            dependencies: ["Store", "CXMLShim"]
         ),
         // Background import jobs for every kind of source: the queue, the runner (leases, retries,
         // periodic sync), outbound HTTP.

@@ -21,8 +21,8 @@ func LLVMFuzzerRunDriver(
 @main
 enum FuzzMain {
     static func main() {
-        guard ["record", "form", "json", "query", "feed", "fhir"].contains(target) else {
-            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir)")
+        guard ["record", "form", "json", "query", "feed", "fhir", "ccda"].contains(target) else {
+            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir, ccda)")
             exit(2)
         }
         var argc = CommandLine.argc
@@ -40,6 +40,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case "json": FuzzTargets.json(bytes)
     case "feed": FuzzTargets.feed(bytes)
     case "fhir": FuzzTargets.fhir(bytes)
+    case "ccda": FuzzTargets.ccda(bytes)
     default: FuzzTargets.query(bytes)
     }
     return 0
@@ -50,6 +51,19 @@ func say(_ line: String) {
 }
 
 enum FuzzTargets {
+    /// Any bytes as a C-CDA document, through libxml2: no crash, no fetch, one answer.
+    static func ccda(_ bytes: [UInt8]) {
+        let first = Result { () throws(CCDAError) in try CCDAReader().read(bytes, name: "fuzz.xml") }
+        let second = Result { () throws(CCDAError) in try CCDAReader().read(bytes, name: "fuzz.xml") }
+        switch (first, second) {
+        case (.success(let a), .success(let b)):
+            check(a.record.entries.map(\.id) == b.record.entries.map(\.id), "the C-CDA reader gave two answers for one input")
+        case (.failure(let a), .failure(let b)):
+            check(a == b, "the C-CDA reader failed two ways on one input")
+        default: check(false, "the C-CDA reader failed once and succeeded once on one input")
+        }
+    }
+
     /// Any bytes as a FHIR input: no crash, and the same patients, entries and problems twice.
     static func fhir(_ bytes: [UInt8]) {
         let reader = FHIRReader()

@@ -37,10 +37,14 @@ public struct FileImporter: Sendable {
     /// How far into a file `resourceType` is looked for: a bundle's first resource starts well within it.
     public static let formatProbeBytes = 64 << 10
 
-    public enum Format: String, Sendable { case fhir, rhex }
+    public enum Format: String, Sendable { case fhir, ccda, rhex }
 
+    /// Told from the content: a CDA `ClinicalDocument` (C-CDA or C32), FHIR JSON (`resourceType`), else an
+    /// RHEx record.
     public static func format(of bytes: [UInt8]) -> Format {
-        FHIRInput.looksLikeFHIR(Array(bytes.prefix(formatProbeBytes))) ? .fhir : .rhex
+        let prefix = Array(bytes.prefix(formatProbeBytes))
+        if CCDAReader.looksLikeCDA(prefix) { return .ccda }
+        return FHIRInput.looksLikeFHIR(prefix) ? .fhir : .rhex
     }
 
     /// An input read and mapped, not yet written: what `apply` writes, patient by patient.
@@ -67,6 +71,7 @@ public struct FileImporter: Sendable {
         var report = ImportReport()
         var fhirFiles: [FHIRInput.File] = []
         var records: [PatientRecord] = []
+        var documents: [CCDAReader.Result] = []
         var readable: [Int] = []   // indexes into `files` of the files that were read
         for (index, file) in files.enumerated() {
             var entry = ImportReport.File(name: file.name, format: "", shape: "", bytes: file.bytes.count, resources: 0)
@@ -78,6 +83,17 @@ public struct FileImporter: Sendable {
                     entry.shape = read.shape.rawValue
                     entry.resources = read.resources.count
                     fhirFiles.append(read)
+                    readable.append(index)
+                } catch {
+                    entry.error = error.description
+                }
+            case .ccda:
+                entry.format = Format.ccda.rawValue
+                entry.shape = "document"
+                do {
+                    let document = try CCDAReader().read(file.bytes, name: file.name)
+                    entry.resources = document.statements
+                    documents.append(document)
                     readable.append(index)
                 } catch {
                     entry.error = error.description
@@ -112,6 +128,16 @@ public struct FileImporter: Sendable {
                 entry.error = patient.error
                 patients.append((entry, patient.record, options))
             }
+        }
+        for document in documents {
+            // A document is a summary at one time: it adds and updates, never removes (a newer one may say less).
+            var report = ImportReport.Patient(reference: document.record.recordID, name: document.record.name)
+            report.enteredInError = document.negated
+            report.warnings = document.narrativeOnly.map { "the section \($0) has narrative only (kept in the document)" }
+            if document.repeated > 0 { report.warnings.append("\(document.repeated) entries given twice in the document were imported once") }
+            var ccdaOptions = options
+            ccdaOptions.mode = .merge
+            patients.append((report, document.record, ccdaOptions))
         }
         for record in records {
             // An RHEx record is the whole of that person's record: it replaces, as it always has.

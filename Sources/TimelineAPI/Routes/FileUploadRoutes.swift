@@ -17,6 +17,8 @@ struct FileUploadRoutes {
     static let mediaTypes: Set<String> = [
         "application/fhir+json", "application/json", "application/json+fhir", "application/fhir+ndjson",
         "application/x-ndjson", "application/ndjson", "application/octet-stream", "text/plain",
+        // C-CDA and C32 documents.
+        "application/xml", "text/xml", "application/hl7-v3+xml", "application/hl7-cda+xml",
     ]
 
     /// This process, as the owner of the upload jobs it runs.
@@ -34,7 +36,7 @@ struct FileUploadRoutes {
         let mediaType = request.mediaType ?? "application/octet-stream"
         guard Self.mediaTypes.contains(mediaType) else {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
-                            message: "Upload one file as its raw bytes (FHIR R4 JSON or NDJSON, or an RHEx record), not \(mediaType).")
+                            message: "Upload one file as its raw bytes (FHIR R4 JSON or NDJSON, a C-CDA or C32 document, or an RHEx record), not \(mediaType).")
         }
         let bytes = request.bodyBytes
         guard !bytes.isEmpty else { throw HTTPError(.badRequest, code: "bad_file", message: "The upload is empty.") }

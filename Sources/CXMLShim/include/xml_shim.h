@@ -1,0 +1,41 @@
+// A small C face over libxml2 for the record readers. Swift imports this header only: libxml2's own
+// headers, imported beside Foundation, clash with Foundation's bundled ICU ('UErrorCode' has different
+// definitions), so they stay inside xml_shim.c.
+#ifndef HREADERD_XML_SHIM_H
+#define HREADERD_XML_SHIM_H
+
+typedef struct hxml_doc hxml_doc;
+typedef const void *hxml_node;
+
+/// Parses a document held in memory, safely: no network (XML_PARSE_NONET), no entity substitution, no
+/// DTD loading, libxml2's default limits on depth and size kept. A document that declares a DTD of
+/// its own (where entity bombs live) is refused: C-CDA and C32 documents have none. On failure returns
+/// NULL and writes a one-line reason into `error`.
+hxml_doc *hxml_parse(const char *bytes, int length, char *error, int error_length);
+void hxml_free(hxml_doc *doc);
+
+/// The root element.
+hxml_node hxml_root(const hxml_doc *doc);
+
+/// Binds a namespace prefix for XPath expressions.
+int hxml_register_namespace(hxml_doc *doc, const char *prefix, const char *uri);
+
+/// Evaluates `expression` with `context` as the context node (NULL: the document). Writes up to
+/// `capacity` element or attribute nodes into `nodes`; returns how many matched in all (may be more
+/// than `capacity`), or -1 when the expression is not valid XPath.
+int hxml_xpath(hxml_doc *doc, hxml_node context, const char *expression, hxml_node *nodes, int capacity);
+
+/// The node's local name (not freed by the caller; valid while the document lives).
+const char *hxml_name(hxml_node node);
+/// 1 for an element, 2 for an attribute, other libxml2 node types otherwise.
+int hxml_type(hxml_node node);
+/// An attribute's value (no namespace), or NULL. Free with hxml_string_free.
+char *hxml_attribute(hxml_node node, const char *name);
+/// An attribute's value in a namespace (xsi:type), or NULL. Free with hxml_string_free.
+char *hxml_attribute_ns(hxml_node node, const char *name, const char *uri);
+/// The text of the node and its descendants, or NULL. Free with hxml_string_free.
+char *hxml_text(hxml_node node);
+/// Frees a string the shim returned.
+void hxml_string_free(char *string);
+
+#endif

@@ -1,0 +1,112 @@
+#include "xml_shim.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hxml_doc {
+    xmlDocPtr doc;
+    xmlXPathContextPtr xpath;
+};
+
+/// Errors go to the caller as a message, never to stderr.
+static void hxml_silent(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+hxml_doc *hxml_parse(const char *bytes, int length, char *error, int error_length) {
+    xmlSetGenericErrorFunc(NULL, hxml_silent);
+    xmlParserCtxtPtr context = xmlNewParserCtxt();
+    if (context == NULL) {
+        snprintf(error, error_length, "out of memory");
+        return NULL;
+    }
+    // No XML_PARSE_NOENT (entities stay references), no XML_PARSE_DTDLOAD or DTDATTR (nothing fetched
+    // or defaulted), no XML_PARSE_HUGE (libxml2's limits stay on); XML_PARSE_NONET refuses any fetch.
+    int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+    xmlDocPtr doc = xmlCtxtReadMemory(context, bytes, length, "document.xml", NULL, options);
+    if (doc == NULL) {
+        const xmlError *last = xmlCtxtGetLastError(context);
+        if (last != NULL && last->message != NULL) {
+            snprintf(error, error_length, "not well-formed XML at line %d: %s", last->line, last->message);
+            size_t end = strlen(error);
+            while (end > 0 && (error[end - 1] == '\n' || error[end - 1] == ' ')) error[--end] = 0;
+        } else {
+            snprintf(error, error_length, "not well-formed XML");
+        }
+        xmlFreeParserCtxt(context);
+        return NULL;
+    }
+    xmlFreeParserCtxt(context);
+    if (doc->intSubset != NULL || doc->extSubset != NULL) {
+        snprintf(error, error_length, "the document declares a DTD (with entities): refused, as record documents have none");
+        xmlFreeDoc(doc);
+        return NULL;
+    }
+    if (xmlDocGetRootElement(doc) == NULL) {
+        snprintf(error, error_length, "the document has no root element");
+        xmlFreeDoc(doc);
+        return NULL;
+    }
+    hxml_doc *result = calloc(1, sizeof(hxml_doc));
+    if (result == NULL) {
+        xmlFreeDoc(doc);
+        snprintf(error, error_length, "out of memory");
+        return NULL;
+    }
+    result->doc = doc;
+    result->xpath = xmlXPathNewContext(doc);
+    return result;
+}
+
+void hxml_free(hxml_doc *doc) {
+    if (doc == NULL) return;
+    if (doc->xpath != NULL) xmlXPathFreeContext(doc->xpath);
+    xmlFreeDoc(doc->doc);
+    free(doc);
+}
+
+hxml_node hxml_root(const hxml_doc *doc) { return xmlDocGetRootElement(doc->doc); }
+
+int hxml_register_namespace(hxml_doc *doc, const char *prefix, const char *uri) {
+    if (doc->xpath == NULL) return -1;
+    return xmlXPathRegisterNs(doc->xpath, (const xmlChar *)prefix, (const xmlChar *)uri);
+}
+
+int hxml_xpath(hxml_doc *doc, hxml_node context, const char *expression, hxml_node *nodes, int capacity) {
+    if (doc->xpath == NULL) return -1;
+    doc->xpath->node = context != NULL ? (xmlNodePtr)context : (xmlNodePtr)doc->doc;
+    xmlXPathObjectPtr result = xmlXPathEvalExpression((const xmlChar *)expression, doc->xpath);
+    if (result == NULL) return -1;
+    int count = 0;
+    if (result->type == XPATH_NODESET && result->nodesetval != NULL) {
+        count = result->nodesetval->nodeNr;
+        for (int i = 0; i < count && i < capacity; i++) nodes[i] = result->nodesetval->nodeTab[i];
+    }
+    xmlXPathFreeObject(result);
+    return count;
+}
+
+const char *hxml_name(hxml_node node) {
+    const xmlNode *n = (const xmlNode *)node;
+    return n->name != NULL ? (const char *)n->name : "";
+}
+
+int hxml_type(hxml_node node) { return (int)((const xmlNode *)node)->type; }
+
+char *hxml_attribute(hxml_node node, const char *name) {
+    return (char *)xmlGetNoNsProp((const xmlNode *)node, (const xmlChar *)name);
+}
+
+char *hxml_attribute_ns(hxml_node node, const char *name, const char *uri) {
+    return (char *)xmlGetNsProp((const xmlNode *)node, (const xmlChar *)name, (const xmlChar *)uri);
+}
+
+char *hxml_text(hxml_node node) { return (char *)xmlNodeGetContent((const xmlNode *)node); }
+
+void hxml_string_free(char *string) { xmlFree(string); }

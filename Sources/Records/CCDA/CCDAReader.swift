@@ -1,0 +1,111 @@
+import Store
+
+/// Reads a C-CDA (R1.1, R2.1) or HITSP C32 document into the person it is about: `recordTarget` for the
+/// demographics and identity, each known section's entries from their entry templates, mapped to the
+/// same entry types as FHIR (`docs/import-mapping.md`). Parsing only: no network, no store; XML through
+/// libxml2 safely (`XMLDocument`).
+public struct CCDAReader: Sendable {
+    /// A 1 MB document is large; 32 MiB is far beyond any real one.
+    public static let defaultMaxBytes = 32 << 20
+
+    public var maxBytes: Int
+
+    public init(maxBytes: Int = CCDAReader.defaultMaxBytes) {
+        self.maxBytes = maxBytes
+    }
+
+    public struct Result: Sendable {
+        public var record: PatientRecord
+        /// Sections the reader knows, found in the document.
+        public var sections: Int
+        /// Sections with narrative but no structured entries: kept in the document, for the person to read.
+        public var narrativeOnly: [String]
+        /// Statements the document negates ("no known allergies"): not entries.
+        public var negated: Int
+        /// Entries given twice (the same id in several sections): shown once.
+        public var repeated: Int
+        /// The number of resources, as the report counts them: the entries read.
+        public var statements: Int
+    }
+
+    /// Whether bytes look like a CDA document: XML whose root is `ClinicalDocument`.
+    public static func looksLikeCDA(_ prefix: [UInt8]) -> Bool {
+        let text = String(decoding: prefix.prefix(4096), as: UTF8.self)
+        return text.contains("<ClinicalDocument") || text.contains(":ClinicalDocument")
+    }
+
+    public func read(_ bytes: [UInt8], name: String) throws(CCDAError) -> Result {
+        guard bytes.count <= maxBytes else { throw .notXML(.tooLarge(bytes: bytes.count, maxBytes: maxBytes)) }
+        let document: XMLDocument
+        do { document = try XMLDocument(bytes) } catch { throw .notXML(error) }
+        guard document.root.name == "ClinicalDocument" else {
+            throw .notCDA("the root element is \(document.root.name), not ClinicalDocument")
+        }
+        guard let patientRole = document.node("/hl7:ClinicalDocument/hl7:recordTarget/hl7:patientRole") else {
+            throw .notCDA("the document has no recordTarget/patientRole: it is not about one person")
+        }
+        var narrative: [String: String] = [:]
+        for node in document.nodes("//hl7:section/hl7:text//*[@ID]") {
+            if let id = node.attribute("ID") { narrative[id] = CCDAValues.clean(node.text) }
+        }
+        var reader = CCDAEntryReader(values: CCDAValues(narrative: narrative))
+        var record = patient(patientRole, reader.values)
+        record.otherFieldsJSON = "{}"
+        var sections = 0
+        var narrativeOnly: [String] = []
+        for section in document.nodes("//hl7:section") {
+            let templates = section.nodes("hl7:templateId").compactMap { $0.attribute("root") }
+            guard let kind = CCDASection.of(templates: templates, code: section.node("hl7:code")?.attribute("code")) else { continue }
+            sections += 1
+            let entries = section.nodes("hl7:entry")
+            if entries.isEmpty {
+                let title = section.node("hl7:title").map { CCDAValues.clean($0.text) } ?? kind.loinc
+                if section.node("hl7:text").map({ !CCDAValues.clean($0.text).isEmpty }) ?? false { narrativeOnly.append(title) }
+                continue
+            }
+            for entry in entries { reader.read(entry, in: kind) }
+        }
+        record.entries = reader.entries
+        return Result(record: record, sections: sections, narrativeOnly: narrativeOnly, negated: reader.negated,
+                      repeated: reader.repeated, statements: reader.entries.count + reader.negated + reader.repeated)
+    }
+
+    /// The person: identifiers from `patientRole/id`, name, gender, birth time.
+    private func patient(_ role: XMLNode, _ values: CCDAValues) -> PatientRecord {
+        var identifiers: [PatientIdentifier] = []
+        for id in role.nodes("hl7:id") {
+            guard let root = id.attribute("root"), !root.isEmpty else { continue }
+            identifiers.append(PatientIdentifier(system: "urn:oid:" + root, value: id.attribute("extension") ?? root))
+        }
+        let person = role.node("hl7:patient")
+        let name = person?.node("hl7:name[@use='L']") ?? person?.node("hl7:name")
+        let given = name?.nodes("hl7:given").map { CCDAValues.clean($0.text) }.filter { !$0.isEmpty } ?? []
+        let family = name?.node("hl7:family").map { CCDAValues.clean($0.text) }
+        let full = ([given.joined(separator: " "), family ?? ""]).filter { !$0.isEmpty }.joined(separator: " ")
+        let gender: String? = switch person?.node("hl7:administrativeGenderCode")?.attribute("code") {
+        case "M"?: "M"
+        case "F"?: "F"
+        case let other?: other
+        case nil: nil
+        }
+        var record = PatientRecord(
+            recordID: identifiers.first.map { "cda:" + $0.system + "|" + $0.value } ?? "cda:unidentified",
+            firstName: given.isEmpty ? nil : given.joined(separator: " "), lastName: family,
+            name: full.isEmpty ? (name.map { CCDAValues.clean($0.text) } ?? "") : full, gender: gender,
+            birthdate: person?.node("hl7:birthTime")?.attribute("value").flatMap(HL7Time.parse))
+        record.identifiers = identifiers
+        return record
+    }
+}
+
+public enum CCDAError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notXML(XMLError)
+    case notCDA(String)
+
+    public var description: String {
+        switch self {
+        case let .notXML(error): return error.description
+        case let .notCDA(reason): return "not a C-CDA or C32 document: \(reason)"
+        }
+    }
+}

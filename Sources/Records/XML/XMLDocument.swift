@@ -1,0 +1,95 @@
+import CXMLShim
+
+/// A parsed XML document (libxml2, through the C shim), with XPath over it. Parsed safely: no network, no
+/// entity substitution, no DTD (a document declaring one is refused), libxml2's size and depth limits on.
+/// A class: it owns the C document and frees it; nodes are valid while it lives, and are used only on the
+/// thread that read it.
+final class XMLDocument {
+    private let document: OpaquePointer
+
+    /// The prefixes every reader's XPath uses.
+    static let namespaces = [
+        ("hl7", "urn:hl7-org:v3"), ("sdtc", "urn:hl7-org:sdtc"), ("xsi", "http://www.w3.org/2001/XMLSchema-instance"),
+        ("atom", "http://www.w3.org/2005/Atom"),
+    ]
+
+    /// Nodes matched by one expression beyond this many are not read (a bound on a hostile document).
+    static let maximumMatches = 100_000
+
+    init(_ bytes: [UInt8]) throws(XMLError) {
+        var message = [CChar](repeating: 0, count: 512)
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                hxml_parse(chars.baseAddress, Int32(chars.count), &message, Int32(message.count))
+            }
+        }
+        guard let parsed else { throw .notXML(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        document = parsed
+        for (prefix, uri) in Self.namespaces { hxml_register_namespace(document, prefix, uri) }
+    }
+
+    deinit { hxml_free(document) }
+
+    var root: XMLNode { XMLNode(pointer: hxml_root(document), document: self) }
+
+    /// The nodes `expression` selects, with `context` as the context node (nil: the document).
+    func nodes(_ expression: String, in context: XMLNode? = nil) -> [XMLNode] {
+        var found = [hxml_node?](repeating: nil, count: 64)
+        var count = Int(hxml_xpath(document, context?.pointer, expression, &found, Int32(found.count)))
+        guard count >= 0 else { return [] }
+        if count > found.count {
+            count = min(count, Self.maximumMatches)
+            found = [hxml_node?](repeating: nil, count: count)
+            count = min(Int(hxml_xpath(document, context?.pointer, expression, &found, Int32(found.count))), count)
+        }
+        return found.prefix(count).compactMap { $0.map { XMLNode(pointer: $0, document: self) } }
+    }
+
+    func node(_ expression: String, in context: XMLNode? = nil) -> XMLNode? {
+        nodes(expression, in: context).first
+    }
+}
+
+/// One element or attribute of an `XMLDocument`.
+struct XMLNode {
+    let pointer: hxml_node
+    /// Keeps the document alive while the node is.
+    let document: XMLDocument
+
+    var name: String { String(cString: hxml_name(pointer)) }
+
+    func attribute(_ name: String) -> String? {
+        guard let value = hxml_attribute(pointer, name) else { return nil }
+        defer { hxml_string_free(value) }
+        return String(cString: value)
+    }
+
+    /// `xsi:type`, the data type of a CDA value.
+    var xsiType: String? {
+        guard let value = hxml_attribute_ns(pointer, "type", "http://www.w3.org/2001/XMLSchema-instance") else { return nil }
+        defer { hxml_string_free(value) }
+        return String(cString: value)
+    }
+
+    /// The text of the node and its descendants.
+    var text: String {
+        guard let value = hxml_text(pointer) else { return "" }
+        defer { hxml_string_free(value) }
+        return String(cString: value)
+    }
+
+    func nodes(_ expression: String) -> [XMLNode] { document.nodes(expression, in: self) }
+    func node(_ expression: String) -> XMLNode? { document.node(expression, in: self) }
+}
+
+public enum XMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notXML(String)
+    case tooLarge(bytes: Int, maxBytes: Int)
+
+    public var description: String {
+        switch self {
+        case let .notXML(reason): return reason
+        case let .tooLarge(bytes, maxBytes): return "document of \(bytes) bytes is over the limit of \(maxBytes) bytes"
+        }
+    }
+}
