@@ -163,4 +163,28 @@ struct FileImportTests {
             #expect(patients.reduce(0) { $0 + $1.entryCount } == 188)
         }
     }
+
+    @Test("a note and a strike-through survive a C-CDA re-import and a newer overlapping document of the same person",
+          .enabled(if: SharedSamples.ccda.available, SharedSamples.ccda.skipReason))
+    func annotationsSurviveCCDA() async throws {
+        try await Self.withStore { store, importer in
+            let companion = try SharedSamples.ccda.bytes("ccda21_companion_ccd.xml")
+            let first = await importer.importFiles([ImportInputFile(name: "ccd.xml", bytes: companion)])
+            let patient = try #require(first.patients.first?.id)
+            let entries = try store.entriesSync(patientID: patient, from: Int64.min / 2, to: Int64.max / 2)
+            let condition = try #require(entries.first { $0.type == .condition })
+            let allergy = try #require(entries.first { $0.type == .allergy })
+            guard case .success = try await store.setAnnotation(Annotation(entryID: condition.id, note: "since childhood"), patientID: patient),
+                  case .success = try await store.setAnnotation(Annotation(entryID: allergy.id, struck: true, reason: "never had it"), patientID: patient)
+            else { throw TestFailure("could not annotate") }
+
+            let again = await importer.importFiles([ImportInputFile(name: "ccd.xml", bytes: companion)])
+            #expect(again.totals.entriesAdded == 0 && again.patients.first?.id == patient)
+            let newer = await importer.importFiles([ImportInputFile(name: "full.xml", bytes: try SharedSamples.ccda.bytes("hl7_ccda21_ccd1_full.xml"))])
+            #expect(newer.patients.first?.id == patient)
+            let annotations = try store.annotationsSync(patientID: patient)
+            #expect(annotations.first { $0.entryID == condition.id }.map { $0.note == "since childhood" && !$0.orphaned } == true)
+            #expect(annotations.first { $0.entryID == allergy.id }.map { $0.struck && $0.reason == "never had it" && !$0.orphaned } == true)
+        }
+    }
 }
