@@ -50,7 +50,10 @@ public struct CCDAReader: Sendable {
         }
         var reader = CCDAEntryReader(values: CCDAValues(narrative: narrative))
         var record = patient(patientRole, reader.values)
-        record.otherFieldsJSON = "{}"
+        // The recordTarget is the person's demographic document: a newer document's names update them (a
+        // record with "{}" here would be taken as one without demographics, as FHIR resources without
+        // their Patient are).
+        record.otherFieldsJSON = #"{"format":"cda"}"#
         var sections = 0
         var narrativeOnly: [String] = []
         for section in document.nodes("//hl7:section") {
