@@ -37,7 +37,8 @@ struct CCDAValues {
 
     static func systemName(_ oid: String?) -> String {
         guard let oid, !oid.isEmpty else { return "unknown" }
-        return FHIRCodeSystems.name("urn:oid:" + oid) == "urn:oid:" + oid ? oid : FHIRCodeSystems.name("urn:oid:" + oid)
+        // A system FHIR's table does not name keeps its bare OID.
+        return FHIRCodeSystems.names["urn:oid:" + oid] ?? oid
     }
 
     /// An `effectiveTime` as (time, start, end): `@value` is a point (or `center`), `low`/`high` a span.

@@ -31,7 +31,12 @@ public struct EntryList: Sendable, Equatable {
         if count > 0 { json.append(UInt8(ascii: ",")) }
         json.append(contentsOf: object)
         count += 1
-        if let id, json.last == UInt8(ascii: "}") { annotated.append(Mark(entryID: id, closingBrace: json.count - 1)) }
+        if let id { mark(id) }
+    }
+
+    /// Marks the object just appended as carrying `id`'s extra members.
+    private mutating func mark(_ id: String) {
+        if json.last == UInt8(ascii: "}") { annotated.append(Mark(entryID: id, closingBrace: json.count - 1)) }
     }
 
     /// Appends the entry's `timeline_json` from `column` of `row`, straight from SQLite's buffer (no String).
@@ -43,8 +48,6 @@ public struct EntryList: Sendable, Equatable {
             return true
         }
         guard appended else { throw StoreError.invalidInput("the store holds an entry without its timeline JSON") }
-        if let annotatedID, json.last == UInt8(ascii: "}") {
-            annotated.append(Mark(entryID: annotatedID, closingBrace: json.count - 1))
-        }
+        if let annotatedID { mark(annotatedID) }
     }
 }

@@ -42,6 +42,11 @@ enum AnnotationQueries {
         return patientID
     }
 
+    /// Every annotation of a patient, orphaned ones included, by entry id.
+    static func all(patientID: String, in db: Database) throws -> [Annotation] {
+        try db.rows("SELECT \(columns) WHERE a.patient_id = ? ORDER BY a.entry_id", [patientID], annotation)
+    }
+
     /// Whether the patient has any annotation at all: the timeline's read skips the work when not.
     static func any(patientID: String, in db: Database) throws -> Bool {
         try db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? LIMIT 1", [patientID], as: Int64.self) != nil
@@ -125,16 +130,10 @@ extension Store {
 
     /// Every annotation of a patient, orphaned ones included, by entry id order.
     public func annotations(patientID: String) async throws(StoreError) -> [Annotation] {
-        try await read { db in
-            try db.rows("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? ORDER BY a.entry_id", [patientID],
-                        AnnotationQueries.annotation)
-        }
+        try await read { db in try AnnotationQueries.all(patientID: patientID, in: db) }
     }
 
     public func annotationsSync(patientID: String) throws(StoreError) -> [Annotation] {
-        try readSync { db in
-            try db.rows("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? ORDER BY a.entry_id", [patientID],
-                        AnnotationQueries.annotation)
-        }
+        try readSync { db in try AnnotationQueries.all(patientID: patientID, in: db) }
     }
 }

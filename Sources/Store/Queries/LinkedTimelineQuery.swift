@@ -22,23 +22,9 @@ enum LinkedTimelineQuery {
         }
     }
 
-    static let windowSQL = """
-        SELECT type, timeline_json, id, date, description, value, units, codes
-        FROM entries WHERE pk IN (
-            SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
-            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
-            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3
-        )
-        """
-
-    static let ongoingSQL = """
-        SELECT type, timeline_json, id, date, description, value, units, codes
-        FROM entries
-        WHERE patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
-          AND coalesce(start_time, time) < ?2
-          AND NOT (coalesce(date BETWEEN ?2 AND ?3, 0) OR coalesce(start_time BETWEEN ?2 AND ?3, 0)
-                   OR coalesce(end_time BETWEEN ?2 AND ?3, 0))
-        """
+    static let columns = "type, timeline_json, id, date, description, value, units, codes"
+    static let windowSQL = "SELECT \(columns) FROM entries WHERE \(TimelineWindowQuery.inWindowCondition)"
+    static let ongoingSQL = "SELECT \(columns) FROM entries WHERE \(OngoingQuery.condition)"
 
     static func read(head: String, members: [String], from start: Int64, to end: Int64, in db: Database) throws -> TimelineSnapshot? {
         guard var patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [head], Store.patient) else { return nil }

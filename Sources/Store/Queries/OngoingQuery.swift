@@ -5,13 +5,19 @@
 /// Read from the partial index `entries_ongoing`, which holds only such candidates and every column the
 /// query needs, the stored JSON object included (migration 3).
 enum OngoingQuery {
-    static let sql = """
-        SELECT timeline_json, id
-        FROM entries
-        WHERE patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
+    /// The rule as a condition on `entries` (?1 the patient, ?2…?3 the window); the linked timeline reads
+    /// by it too.
+    static let condition = """
+        patient_id = ?1 AND ongoing_end IS NOT NULL AND ongoing_end > ?3
           AND coalesce(start_time, time) < ?2
           AND NOT (coalesce(date BETWEEN ?2 AND ?3, 0) OR coalesce(start_time BETWEEN ?2 AND ?3, 0)
                    OR coalesce(end_time BETWEEN ?2 AND ?3, 0))
+        """
+
+    static let sql = """
+        SELECT timeline_json, id
+        FROM entries
+        WHERE \(condition)
         ORDER BY date, id
         """
 

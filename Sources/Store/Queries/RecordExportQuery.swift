@@ -28,9 +28,7 @@ enum RecordExportQuery {
         try db.statement("SELECT \(TimelinePostQueries.columns) FROM timeline_entries WHERE patient_id = ? ORDER BY created_at, rowid")
             .forEach([patientID]) { row in writer.post(try TimelinePostQueries.post(row)) }
         for resource in try KeptResources.read(patientID: patientID, in: db) { writer.kept(resource) }
-        try db.statement("SELECT \(AnnotationQueries.columns) WHERE a.patient_id = ? ORDER BY a.entry_id").forEach([patientID]) { row in
-            writer.annotation(AnnotationQueries.annotation(row))
-        }
+        for annotation in try AnnotationQueries.all(patientID: patientID, in: db) { writer.annotation(annotation) }
         return true
     }
 }

@@ -11,14 +11,20 @@ enum TimelineWindowQuery {
     /// All of them are in the `entries_by_date` index (migration 3).
     static let timelineColumns = "type, timeline_json, id, date, description, value, units"
 
-    /// The rule as one statement: three index range scans, united, then sorted.
-    static let sql = """
-        SELECT \(storedEntryColumns)
-        FROM entries WHERE pk IN (
+    /// The rule as a condition on `entries` (?1 the patient, ?2…?3 the window): three index range scans,
+    /// united. The linked timeline reads by it too.
+    static let inWindowCondition = """
+        pk IN (
             SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3
         )
+        """
+
+    /// The rule as one statement, sorted.
+    static let sql = """
+        SELECT \(storedEntryColumns)
+        FROM entries WHERE \(inWindowCondition)
         ORDER BY date, id
         """
 
