@@ -110,3 +110,72 @@ char *hxml_attribute_ns(hxml_node node, const char *name, const char *uri) {
 char *hxml_text(hxml_node node) { return (char *)xmlNodeGetContent((const xmlNode *)node); }
 
 void hxml_string_free(char *string) { xmlFree(string); }
+
+/// A growing text buffer with a cap: what is past the cap is dropped, and `truncated` says so.
+typedef struct {
+    char *bytes;
+    size_t length, capacity, cap;
+    int truncated;
+} hxml_buffer;
+
+static void hxml_append(hxml_buffer *buffer, const char *text, size_t length) {
+    if (buffer->length + length > buffer->cap) {
+        length = buffer->cap > buffer->length ? buffer->cap - buffer->length : 0;
+        buffer->truncated = 1;
+    }
+    if (length == 0) return;
+    if (buffer->length + length + 1 > buffer->capacity) {
+        size_t capacity = buffer->capacity * 2 > buffer->length + length + 1 ? buffer->capacity * 2 : buffer->length + length + 1;
+        char *grown = realloc(buffer->bytes, capacity);
+        if (grown == NULL) {
+            buffer->truncated = 1;
+            return;
+        }
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->length, text, length);
+    buffer->length += length;
+    buffer->bytes[buffer->length] = 0;
+}
+
+static int hxml_is(const xmlNode *node, const char *name) { return xmlStrcmp(node->name, (const xmlChar *)name) == 0; }
+
+/// CDA narrative blocks (paragraph, list item, table row, caption) end a line; table cells end with a
+/// tab; `br` is a line break. Depth is bounded by libxml2's own parser limit.
+static void hxml_walk_text(const xmlNode *node, hxml_buffer *buffer) {
+    for (const xmlNode *child = node->children; child != NULL && !buffer->truncated; child = child->next) {
+        if (child->type == XML_TEXT_NODE || child->type == XML_CDATA_SECTION_NODE) {
+            // The document's own line breaks and tabs are layout: white space. Only blocks break lines.
+            for (const char *text = (const char *)child->content; text != NULL && *text != 0 && !buffer->truncated; text++) {
+                char c = (*text == '\n' || *text == '\r' || *text == '\t') ? ' ' : *text;
+                hxml_append(buffer, &c, 1);
+            }
+        } else if (child->type == XML_ELEMENT_NODE) {
+            if (hxml_is(child, "br")) {
+                hxml_append(buffer, "\n", 1);
+                continue;
+            }
+            hxml_walk_text(child, buffer);
+            if (hxml_is(child, "td") || hxml_is(child, "th")) {
+                hxml_append(buffer, "\t", 1);
+            } else if (hxml_is(child, "paragraph") || hxml_is(child, "tr") || hxml_is(child, "item") || hxml_is(child, "caption")
+                       || hxml_is(child, "list") || hxml_is(child, "table")) {
+                hxml_append(buffer, "\n", 1);
+            }
+        }
+    }
+}
+
+char *hxml_block_text(hxml_node node, size_t max_bytes, int *truncated) {
+    hxml_buffer buffer = {NULL, 0, 0, max_bytes, 0};
+    buffer.bytes = malloc(1);
+    if (buffer.bytes == NULL) return NULL;
+    buffer.bytes[0] = 0;
+    buffer.capacity = 1;
+    hxml_walk_text((const xmlNode *)node, &buffer);
+    if (truncated != NULL) *truncated = buffer.truncated;
+    return buffer.bytes;
+}
+
+void hxml_block_text_free(char *text) { free(text); }

@@ -91,6 +91,7 @@ public final class TimelineApp: Sendable {
         AnnotationRoutes(app: self).register(in: &router)
         LinkRoutes(app: self).register(in: &router)
         SourcePatientRoutes(app: self).register(in: &router)
+        DocumentRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -188,3 +188,73 @@ struct FileImportTests {
         }
     }
 }
+
+/// Documents of one person over time: the same document twice, a newer one giving the same facts with new
+/// statement ids and one changed value, and the older one imported again after it.
+@Suite("C-CDA documents over time", .enabled(if: SharedSamples.ccda.available, SharedSamples.ccda.skipReason))
+struct DocumentsOverTimeTests {
+    /// The HL7 CCD (2013-08-15), and a copy made newer (2014-01-02): another document id, every statement
+    /// with a new id, the hemoglobin 13.2 g/dL now 12.5.
+    static func documents() throws -> (older: [UInt8], newer: [UInt8]) {
+        let older = try SharedSamples.ccda.bytes("hl7_ccda21_ccd1_full.xml")
+        var text = String(decoding: older, as: UTF8.self)
+        text = text.replacingOccurrences(of: #"<id extension="TT988""#, with: #"<id extension="TT989""#)
+            .replacingOccurrences(of: #"<effectiveTime value="201308151030-0800" />"#, with: #"<effectiveTime value="20140102" />"#)
+            .replacingOccurrences(of: #"<id root="([^"]+)" ?/>"#, with: #"<id root="$1" extension="2014"/>"#, options: .regularExpression)
+            .replacingOccurrences(of: #"value="13.2" unit="g/dL""#, with: #"value="12.5" unit="g/dL""#)
+        return (older, Array(text.utf8))
+    }
+
+    static func hemoglobin(_ store: Store, _ patientID: String) throws -> [Double] {
+        try store.readSync { db in
+            var values: [Double] = []
+            try db.statement("SELECT value FROM entries WHERE patient_id = ? AND units = 'g/dL' AND codes LIKE '%718-7%'").forEach([patientID]) { row in
+                values.append(row.double(0))
+            }
+            return values
+        }
+    }
+
+    static func count(_ store: Store, _ patientID: String) throws -> Int64 {
+        try store.readSync { db in try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self) ?? -1 }
+    }
+
+    @Test("each fact once: the same document twice, a newer one with new statement ids; a changed value updated; an older one changes nothing")
+    func overTime() async throws {
+        let (older, newer) = try Self.documents()
+        try await FileImportTests.withStore { store, importer in
+            let first = await importer.importFiles([ImportInputFile(name: "2013.xml", bytes: older)])
+            let patient = try #require(first.patients.first?.id)
+            let facts = try Self.count(store, patient)
+            #expect(facts > 30)
+            #expect(try Self.hemoglobin(store, patient) == [13.2])
+
+            let twice = await importer.importFiles([ImportInputFile(name: "2013.xml", bytes: older)])
+            #expect(twice.totals.entriesAdded == 0 && twice.totals.entriesUpdated == 0)
+            #expect(try Self.count(store, patient) == facts)
+
+            let update = await importer.importFiles([ImportInputFile(name: "2014.xml", bytes: newer)])
+            #expect(update.patients.first?.id == patient)
+            #expect(update.totals.entriesAdded == 0, "new statement ids, the same facts: \(update.totals)")
+            #expect(update.totals.entriesUpdated == 1)
+            #expect(try Self.count(store, patient) == facts)
+            #expect(try Self.hemoglobin(store, patient) == [12.5])
+
+            let late = await importer.importFiles([ImportInputFile(name: "2013-again.xml", bytes: older)])
+            #expect(late.totals.entriesAdded == 0 && late.totals.entriesUpdated == 0)
+            #expect(late.patients.first?.warnings.contains { $0.hasPrefix("1 entries said otherwise by a newer document") } == true)
+            #expect(try Self.hemoglobin(store, patient) == [12.5])
+            #expect(try Self.count(store, patient) == facts)
+
+            // Both documents' texts are kept, newest first, narrative-only sections among them.
+            let documents = try #require(try await store.documents(patientID: patient))
+            #expect(documents.map(\.id) == ["2.16.840.1.113883.19.5.99999.1|TT989", "2.16.840.1.113883.19.5.99999.1|TT988"])
+            let sections = try #require(documents.first?.sections)
+            #expect(sections.count >= 12)
+            #expect(sections.contains { $0.title.uppercased().contains("FAMILY HISTORY") && $0.entries == 0 && !$0.text.isEmpty })
+            #expect(sections.contains { $0.title.uppercased().contains("ALLERG") && $0.entries > 0 && $0.text.contains("Penicillin") })
+            let export = String(decoding: try #require(try await ExportDocument.encode(patientID: patient, from: store)), as: UTF8.self)
+            #expect(export.contains(#""documents":[{"id":"2.16.840.1.113883.19.5.99999.1|TT989""#))
+        }
+    }
+}

@@ -4,6 +4,8 @@
 #ifndef HREADERD_XML_SHIM_H
 #define HREADERD_XML_SHIM_H
 
+#include <stddef.h>
+
 typedef struct hxml_doc hxml_doc;
 typedef const void *hxml_node;
 
@@ -35,6 +37,11 @@ char *hxml_attribute(hxml_node node, const char *name);
 char *hxml_attribute_ns(hxml_node node, const char *name, const char *uri);
 /// The text of the node and its descendants, or NULL. Free with hxml_string_free.
 char *hxml_text(hxml_node node);
+/// The text of a narrative block as lines: CDA blocks (paragraph, item, tr, caption, list, table) and
+/// `br` end a line, table cells end with a tab. At most `max_bytes` bytes; `truncated` is set to 1 when
+/// text was left out. Free with hxml_block_text_free.
+char *hxml_block_text(hxml_node node, size_t max_bytes, int *truncated);
+void hxml_block_text_free(char *text);
 /// Frees a string the shim returned.
 void hxml_string_free(char *string);
 

@@ -133,7 +133,7 @@ public struct FileImporter: Sendable {
             // A document is a summary at one time: it adds and updates, never removes (a newer one may say less).
             var report = ImportReport.Patient(reference: document.record.recordID, name: document.record.name)
             report.enteredInError = document.negated
-            report.warnings = document.narrativeOnly.map { "the section \($0) has narrative only (kept in the document)" }
+            report.warnings = document.narrativeOnly.map { "the section \($0) has narrative only: kept as text (documents.json, the export)" }
             if document.repeated > 0 { report.warnings.append("\(document.repeated) entries given twice in the document were imported once") }
             var ccdaOptions = options
             ccdaOptions.mode = .merge
@@ -186,6 +186,10 @@ public struct FileImporter: Sendable {
                 let summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
                 patients[index].report.id = summary.patientID
                 patients[index].report.change = summary.patient
+                if summary.entriesKeptNewer > 0 {
+                    patients[index].report.warnings.append(
+                        "\(summary.entriesKeptNewer) entries said otherwise by a newer document already imported were left as it says")
+                }
                 for type in EntryType.allCases {
                     let changes = summary.changes(of: type)
                     if changes.added + changes.updated + changes.unchanged + changes.removed > 0 {

@@ -19,11 +19,11 @@ struct CCDAEntryReader {
     mutating func read(_ entry: XMLNode, in section: CCDASection) {
         switch section {
         case .problems:
-            for observation in entry.nodes(".//hl7:observation[not(ancestor::hl7:observation)]") {
+            for observation in entry.nodes(Self.concernObservations) {
                 problem(observation, act: observation.node("ancestor::hl7:act[1]"))
             }
         case .allergies:
-            for observation in entry.nodes(".//hl7:observation[not(ancestor::hl7:observation)]") {
+            for observation in entry.nodes(Self.concernObservations) {
                 allergy(observation, act: observation.node("ancestor::hl7:act[1]"))
             }
         case .medications, .immunizations:
@@ -50,6 +50,20 @@ struct CCDAEntryReader {
 
     private static func isNegated(_ node: XMLNode) -> Bool { node.attribute("negationInd") == "true" }
 
+    /// The observations a problem or allergy concern is about: the top ones of the entry, without those that
+    /// only qualify the concern (its severity, `SEV`; its status, LOINC 33999-4).
+    static let concernObservations =
+        ".//hl7:observation[not(ancestor::hl7:observation)][not(hl7:code/@code='SEV') and not(hl7:code/@code='33999-4')]"
+
+    /// SNOMED CT findings that say there is no allergy ("no known allergies", "no known drug allergy"…): older
+    /// documents (C32) state them as an allergy's value instead of negating the observation.
+    static let noKnownAllergy: Set<String> = ["160244002", "409137002", "428607008", "429625007", "716186003", "428197003"]
+
+    private static func saysNoAllergy(_ observation: XMLNode) -> Bool {
+        guard let code = observation.node("hl7:value")?.attribute("code") else { return false }
+        return noKnownAllergy.contains(code)
+    }
+
     /// The problem is the observation's value (its code says only "problem" or "diagnosis").
     private mutating func problem(_ observation: XMLNode, act: XMLNode?) {
         guard !Self.isNegated(observation) else { negated += 1; return }
@@ -64,7 +78,7 @@ struct CCDAEntryReader {
 
     /// The allergy is to the participant's substance (else the observation's value).
     private mutating func allergy(_ observation: XMLNode, act: XMLNode?) {
-        guard !Self.isNegated(observation) else { negated += 1; return }
+        guard !Self.isNegated(observation), !Self.saysNoAllergy(observation) else { negated += 1; return }
         let substance = observation.node(".//hl7:participant[@typeCode='CSM']/hl7:participantRole/hl7:playingEntity/hl7:code")
         let concept = (substance?.attribute("nullFlavor") == nil ? substance : nil) ?? observation.node("hl7:value")
         let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
@@ -83,8 +97,28 @@ struct CCDAEntryReader {
         if section == .immunizations {
             add(.immunization, statement: administration, concept: concept, time: time ?? start, start: nil, end: nil, status: status)
         } else {
-            add(.medication, statement: administration, concept: concept, time: nil, start: start ?? time, end: end, status: status)
+            var entry = make(.medication, statement: administration, concept: concept, time: nil, start: start ?? time, end: end, status: status)
+            entry.textValue = directions(administration)
+            keep(entry)
         }
+    }
+
+    /// How a medication is taken, as a person reads it: the free-text sig when the document has one (an
+    /// instructions act, LOINC 76662-6), else the frequency (PIVL_TS period) and "as needed" (a precondition).
+    private func directions(_ administration: XMLNode) -> String? {
+        if let sig = administration.node("hl7:entryRelationship/hl7:substanceAdministration[hl7:code/@code='76662-6']/hl7:text") {
+            if let text = values.narrativeText(sig.node("hl7:reference")?.attribute("value")) { return text }
+            let text = CCDAValues.clean(sig.text)
+            if !text.isEmpty { return text }
+        }
+        var parts: [String] = []
+        if let period = administration.node("hl7:effectiveTime[contains(@xsi:type, 'PIVL_TS')]/hl7:period"),
+           let value = period.attribute("value"), let unit = period.attribute("unit") {
+            let units = ["h": "hours", "d": "days", "wk": "weeks", "min": "minutes", "mo": "months"]
+            parts.append(value == "1" ? "every " + (units[unit].map { String($0.dropLast()) } ?? unit) : "every \(value) \(units[unit] ?? unit)")
+        }
+        if administration.node("hl7:precondition") != nil { parts.append("as needed") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// A result, a vital sign or a social-history observation: code, value, time.
@@ -134,7 +168,8 @@ struct CCDAEntryReader {
     /// content (type, codes, time, description), so the same fact in a newer document keeps it.
     private func make(_ type: EntryType, statement: XMLNode, concept: XMLNode?, time: Int64?, start: Int64?, end: Int64?,
                       status: String?) -> Entry {
-        let description = values.description(concept)
+        // A code without a name (a nullFlavor, a free-text medication) is named by the statement's narrative.
+        let description = values.description(concept) ?? values.narrativeText(statement.node("hl7:text/hl7:reference")?.attribute("value"))
         let codes = values.codes(concept)
         let idNode = statement.node("hl7:id[@root]")
         let sourceID = idNode.map { ($0.attribute("root") ?? "") + ($0.attribute("extension").map { "|" + $0 } ?? "") }

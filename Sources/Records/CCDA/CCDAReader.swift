@@ -8,10 +8,15 @@ public struct CCDAReader: Sendable {
     /// A 1 MB document is large; 32 MiB is far beyond any real one.
     public static let defaultMaxBytes = 32 << 20
 
-    public var maxBytes: Int
+    /// A section's narrative is kept up to this many bytes (a real one is a few kilobytes).
+    public static let defaultMaxSectionTextBytes = 256 << 10
 
-    public init(maxBytes: Int = CCDAReader.defaultMaxBytes) {
+    public var maxBytes: Int
+    public var maxSectionTextBytes: Int
+
+    public init(maxBytes: Int = CCDAReader.defaultMaxBytes, maxSectionTextBytes: Int = CCDAReader.defaultMaxSectionTextBytes) {
         self.maxBytes = maxBytes
+        self.maxSectionTextBytes = maxSectionTextBytes
     }
 
     public struct Result: Sendable {
@@ -44,9 +49,9 @@ public struct CCDAReader: Sendable {
         guard let patientRole = document.node("/hl7:ClinicalDocument/hl7:recordTarget/hl7:patientRole") else {
             throw .notCDA("the document has no recordTarget/patientRole: it is not about one person")
         }
-        var narrative: [String: String] = [:]
-        for node in document.nodes("//hl7:section/hl7:text//*[@ID]") {
-            if let id = node.attribute("ID") { narrative[id] = CCDAValues.clean(node.text) }
+        var narrative: [String: XMLNode] = [:]
+        for node in document.nodes("//hl7:section/hl7:text/descendant-or-self::*[@ID]") {
+            if let id = node.attribute("ID") { narrative[id] = node }
         }
         var reader = CCDAEntryReader(values: CCDAValues(narrative: narrative))
         var record = patient(patientRole, reader.values)
@@ -56,21 +61,49 @@ public struct CCDAReader: Sendable {
         record.otherFieldsJSON = #"{"format":"cda"}"#
         var sections = 0
         var narrativeOnly: [String] = []
+        var texts: [ClinicalDocument.Section] = []
         for section in document.nodes("//hl7:section") {
             let templates = section.nodes("hl7:templateId").compactMap { $0.attribute("root") }
-            guard let kind = CCDASection.of(templates: templates, code: section.node("hl7:code")?.attribute("code")) else { continue }
-            sections += 1
-            let entries = section.nodes("hl7:entry")
-            if entries.isEmpty {
-                let title = section.node("hl7:title").map { CCDAValues.clean($0.text) } ?? kind.loinc
-                if section.node("hl7:text").map({ !CCDAValues.clean($0.text).isEmpty }) ?? false { narrativeOnly.append(title) }
-                continue
+            let code = section.node("hl7:code")
+            let kind = CCDASection.of(templates: templates, code: code?.attribute("code"))
+            let title = section.node("hl7:title").map { CCDAValues.clean($0.text) }.flatMap { $0.isEmpty ? nil : $0 }
+                ?? code?.attribute("displayName") ?? kind.map { "LOINC \($0.loinc)" } ?? "Untitled section"
+            let before = reader.entries.count
+            if let kind {
+                sections += 1
+                for entry in section.nodes("hl7:entry") { reader.read(entry, in: kind) }
             }
-            for entry in entries { reader.read(entry, in: kind) }
+            // Every section's narrative is kept as text, to be read, exported and searched: sections the
+            // reader has no entries for (assessment, reason for referral…) are often the ones that matter.
+            let text = section.node("hl7:text")?.blockText(maxBytes: maxSectionTextBytes)
+            guard let text, !text.text.isEmpty else { continue }
+            let entries = reader.entries.count - before
+            if entries == 0, kind != nil { narrativeOnly.append(title) }
+            texts.append(ClinicalDocument.Section(title: title, code: code?.attribute("code"),
+                                                  text: text.truncated ? text.text + "\n[…]" : text.text, entries: entries))
         }
         record.entries = reader.entries
+        let time = document.node("/hl7:ClinicalDocument/hl7:effectiveTime")?.attribute("value").flatMap(HL7Time.parse)
+        record.asOf = time
+        record.documents = [ClinicalDocument(
+            id: Self.documentID(document, bytes: bytes),
+            title: document.node("/hl7:ClinicalDocument/hl7:title").map { CCDAValues.clean($0.text) }.flatMap { $0.isEmpty ? nil : $0 } ?? name,
+            time: time, format: Self.isC32(document) ? "c32" : "ccda", sections: texts)]
         return Result(record: record, sections: sections, narrativeOnly: narrativeOnly, negated: reader.negated,
                       repeated: reader.repeated, statements: reader.entries.count + reader.negated + reader.repeated)
+    }
+
+    /// The document's own id (`root|extension`); a document without one is known by its content.
+    private static func documentID(_ document: XMLDocument, bytes: [UInt8]) -> String {
+        if let id = document.node("/hl7:ClinicalDocument/hl7:id[@root]"), let root = id.attribute("root"), !root.isEmpty {
+            return root + (id.attribute("extension").map { "|" + $0 } ?? "")
+        }
+        return StableID.make("doc", [String(decoding: bytes, as: UTF8.self)])
+    }
+
+    /// A HITSP C32 document says so in its templateIds.
+    private static func isC32(_ document: XMLDocument) -> Bool {
+        document.node("/hl7:ClinicalDocument/hl7:templateId[@root='2.16.840.1.113883.3.88.11.32.1']") != nil
     }
 
     /// The person: identifiers from `patientRole/id`, name, gender, birth time.

@@ -3,18 +3,23 @@ import Store
 /// The CDA data types the mapping reads: coded values (CD, CE, CO) with their description and codes,
 /// times (TS, IVL_TS), and measurements (PQ, IVL_PQ, ST, REAL, INT).
 struct CCDAValues {
-    /// Narrative text by `ID`, for `originalText/reference/@value` ("#problem1").
-    let narrative: [String: String]
+    /// Narrative elements by `ID`, for `reference/@value` ("#problem1").
+    let narrative: [String: XMLNode]
+
+    /// The narrative a `#ID` reference points to, as one line. A table row is named by its first cell (the
+    /// others hold its date and status).
+    func narrativeText(_ reference: String?) -> String? {
+        guard let reference, reference.hasPrefix("#"), let node = narrative[String(reference.dropFirst())] else { return nil }
+        let text = node.name == "tr" ? node.node("hl7:td | hl7:th").map { Self.clean($0.text) } ?? "" : Self.clean(node.text)
+        return text.isEmpty ? nil : text
+    }
 
     /// What a person reads for a code: its originalText (a reference resolved into the narrative), else
     /// its displayName, else the code with its system's name.
     func description(_ code: XMLNode?) -> String? {
         guard let code else { return nil }
         if let original = code.node("hl7:originalText") {
-            if let reference = original.node("hl7:reference")?.attribute("value"), reference.hasPrefix("#"),
-               let text = narrative[String(reference.dropFirst())], !text.isEmpty {
-                return text
-            }
+            if let text = narrativeText(original.node("hl7:reference")?.attribute("value")) { return text }
             let text = Self.clean(original.text)
             if !text.isEmpty { return text }
         }

@@ -16,6 +16,12 @@ enum FHIRCodeSystems {
         "http://hl7.org/fhir/sid/icd-10": "ICD-10",
         "http://hl7.org/fhir/sid/icd-9-cm": "ICD-9-CM",
         "urn:oid:2.16.840.1.113883.6.103": "ICD-9-CM",
+        // ICD-9-CM volume 3 (procedures): RHEx records file its codes under ICD-9-CM too.
+        "urn:oid:2.16.840.1.113883.6.104": "ICD-9-CM",
+        "urn:oid:2.16.840.1.113883.6.4": "ICD-10-PCS",
+        "http://www.cms.gov/Medicare/Coding/ICD10": "ICD-10-PCS",
+        "urn:oid:2.16.840.1.113883.6.14": "HCPCS",
+        "urn:oid:2.16.840.1.113883.6.285": "HCPCS",
         "http://www.ama-assn.org/go/cpt": "CPT",
         "urn:oid:2.16.840.1.113883.6.12": "CPT",
         "http://hl7.org/fhir/sid/ndc": "NDC",

@@ -78,6 +78,24 @@ struct XMLNode {
         return String(cString: value)
     }
 
+    /// The text of a narrative block as lines: paragraphs, list items, table rows and `br` end a line,
+    /// table cells are joined with " | ", white space within a line collapsed, empty lines left out. At
+    /// most `maxBytes` bytes of text are read; `truncated` says when more was there.
+    func blockText(maxBytes: Int) -> (text: String, truncated: Bool) {
+        var truncated: Int32 = 0
+        guard let value = hxml_block_text(pointer, maxBytes, &truncated) else { return ("", true) }
+        defer { hxml_block_text_free(value) }
+        var lines: [String] = []
+        for line in String(cString: value).split(separator: "\n", omittingEmptySubsequences: true) {
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false)
+                .map { $0.split(whereSeparator: { $0 == " " || $0 == "\r" || $0 == "\u{a0}" }).joined(separator: " ") }
+            let trimmed = cells.reversed().drop { $0.isEmpty }.reversed()
+            let joined = trimmed.joined(separator: " | ")
+            if !joined.isEmpty { lines.append(joined) }
+        }
+        return (lines.joined(separator: "\n"), truncated != 0)
+    }
+
     func nodes(_ expression: String) -> [XMLNode] { document.nodes(expression, in: self) }
     func node(_ expression: String) -> XMLNode? { document.node(expression, in: self) }
 }

@@ -34,6 +34,8 @@ public protocol RecordExportWriter: Sendable {
     mutating func post(_ post: TimelinePost)
     /// The patient's resources that are kept and not shown (FHIR), after the posts.
     mutating func kept(_ resource: KeptResource)
-    /// The person's annotations (orphaned ones too), last.
+    /// The person's annotations (orphaned ones too).
     mutating func annotation(_ annotation: Annotation)
+    /// Imported documents' text, newest first, last.
+    mutating func document(_ document: ClinicalDocument)
 }

@@ -14,6 +14,10 @@ public struct ImportSummary: Sendable, Equatable {
     public var entriesUpdated = 0
     public var entriesUnchanged = 0
     public var entriesRemoved = 0
+    /// Entries an older document said otherwise than a newer one already had: left as the newer one said.
+    public var entriesKeptNewer = 0
+    /// Documents (C-CDA, C32) new to the store.
+    public var documentsAdded = 0
     /// The record was left out: a person removed this patient, and the source (a sync) does not bring it back.
     public var skippedAsRemoved = false
     /// The same counts by entry type (indexed by `EntryType.allCases` order; see `changes(of:)`).
@@ -25,7 +29,7 @@ public struct ImportSummary: Sendable, Equatable {
     }
 
     public var changedAnything: Bool {
-        patient != .unchanged || entriesAdded + entriesUpdated + entriesRemoved > 0
+        patient != .unchanged || entriesAdded + entriesUpdated + entriesRemoved + documentsAdded > 0
     }
 
     public func changes(of type: EntryType) -> EntryChanges { byType[type.ordinal] }

@@ -20,6 +20,11 @@ public struct PatientRecord: Sendable, Equatable {
     public var identifiers: [PatientIdentifier] = []
     /// Resources of the person that are not entries (FHIR), kept verbatim.
     public var keptResources: [KeptResource] = []
+    /// Documents the record was read from (C-CDA, C32), with their sections' text.
+    public var documents: [ClinicalDocument] = []
+    /// The time the record speaks for (a document's effective time): a merge of a record older than what
+    /// the store holds adds what is new and changes nothing it already knows from a newer one.
+    public var asOf: Int64?
 
     public init(
         recordID: String, medicalRecordNumber: String? = nil, firstName: String? = nil, lastName: String? = nil,

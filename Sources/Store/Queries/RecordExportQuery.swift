@@ -29,6 +29,7 @@ enum RecordExportQuery {
             .forEach([patientID]) { row in writer.post(try TimelinePostQueries.post(row)) }
         for resource in try KeptResources.read(patientID: patientID, in: db) { writer.kept(resource) }
         for annotation in try AnnotationQueries.all(patientID: patientID, in: db) { writer.annotation(annotation) }
+        for document in try DocumentQueries.read(patientIDs: [patientID], in: db) { writer.document(document) }
         return true
     }
 }

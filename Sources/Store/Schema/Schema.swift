@@ -263,5 +263,35 @@ enum Schema {
                 );
                 """)
         },
+        // Documents (C-CDA, C32): each one's sections as readable text, narrative-only ones included; the time
+        // an entry and a person's demographics were last said by a document, so an older document imported
+        // after a newer one changes nothing the newer one said.
+        Migration(version: 6, name: "documents, their sections' text, the time facts were said") { db in
+            try db.execute("""
+                CREATE TABLE documents (
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    time INTEGER,
+                    format TEXT NOT NULL,
+                    imported_at INTEGER NOT NULL,
+                    PRIMARY KEY (patient_id, id)
+                );
+                CREATE TABLE document_sections (
+                    patient_id TEXT NOT NULL,
+                    document_id TEXT NOT NULL,
+                    ordinal INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    code TEXT,
+                    text TEXT NOT NULL,
+                    entries INTEGER NOT NULL,
+                    PRIMARY KEY (patient_id, document_id, ordinal),
+                    FOREIGN KEY (patient_id, document_id) REFERENCES documents(patient_id, id) ON DELETE CASCADE
+                );
+
+                ALTER TABLE entries ADD COLUMN as_of INTEGER;
+                ALTER TABLE patients ADD COLUMN as_of INTEGER;
+                """)
+        },
     ]
 }

@@ -10,7 +10,7 @@ public struct ExportDocument: RecordExportWriter {
     private var section = Section.head
     private let exportedAt: Int64
 
-    private enum Section { case head, entries, posts, kept, annotations }
+    private enum Section { case head, entries, posts, kept, annotations, documents }
 
     public init(exportedAt: Int64) { self.exportedAt = exportedAt }
 
@@ -161,10 +161,24 @@ public struct ExportDocument: RecordExportWriter {
         section = .annotations
     }
 
+    public mutating func document(_ document: ClinicalDocument) {
+        startDocuments()
+        DocumentJSON.write(document, to: &json)
+    }
+
+    /// Imported documents' text (C-CDA, C32), narrative-only sections included.
+    private mutating func startDocuments() {
+        startAnnotations()
+        guard section == .annotations else { return }
+        json.endArray()
+        json.key("documents"); json.beginArray()
+        section = .documents
+    }
+
     /// Closes the document.
     func finished() -> [UInt8] {
         var document = self
-        document.startAnnotations()
+        document.startDocuments()
         document.json.endArray()
         document.json.endObject()
         return document.json.bytes
