@@ -1,9 +1,6 @@
 import ImportJobs
 import Records
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// The RHEx server's patient list: an Atom feed at the server's root, one `<entry>` per patient.
 ///
@@ -30,26 +27,35 @@ public struct PatientFeed: Sendable, Equatable {
     }
 
     /// Parses a feed document fetched from `url`. Entries without a usable link are skipped; a document
-    /// that is not XML, or whose root is not a `feed`, is `badFeed`.
+    /// that is not XML, or whose root is not a `feed`, is `badFeed`. XML through libxml2 (`XMLDocument`):
+    /// no network, no DTD, no entity substitution.
     public static func parse(_ bytes: [UInt8], url: URL) throws(SyncError) -> PatientFeed {
-        if let reason = unsafeForXMLParser(bytes) { throw .badFeed(reason) }
-        let reader = FeedReader(base: url)
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw .badFeed(failure) }
-        guard parsed else {
-            let reason = parser.parserError.map { "\(($0 as NSError).code)" } ?? "unknown"
-            throw .badFeed("not well-formed XML (line \(parser.lineNumber), error \(reason))")
+        // RHEx servers send UTF-8; anything else is not a feed of theirs.
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .badFeed("the document is not UTF-8 text") }
+        let document: XMLDocument
+        do { document = try XMLDocument(bytes) } catch { throw .badFeed(error.description) }
+        // Atom elements, or the same names without a namespace (servers that leave it out).
+        func atom(_ name: String) -> String { "atom:\(name) | \(name)" }
+        guard let feed = document.node("/atom:feed | /feed") else {
+            throw .badFeed("the document is not an Atom feed (its root element is \(document.root.name.prefix(40)))")
         }
-        guard reader.sawFeed else { throw .badFeed("the document is not an Atom feed") }
-        // libxml2 does not always report a document cut short: insist on the closing tag.
-        guard reader.closedFeed else { throw .badFeed("the feed ends before its closing </feed> tag") }
+        let count = document.count("atom:entry | entry", in: feed)
+        guard count <= maximumEntries else { throw .badFeed("more than \(maximumEntries) entries") }
         var seen = Set<String>()
-        let unique = reader.entries.filter { seen.insert($0.recordID).inserted }
-        return PatientFeed(entries: unique)
+        var entries: [Entry] = []
+        for entry in feed.nodes(atom("entry")) {
+            var alternateID: String?, rootID: String?
+            for link in entry.nodes(atom("link")) {
+                let rel = link.attribute("rel") ?? "alternate"
+                guard let href = link.attribute("href"), let id = recordID(href: href, rel: rel, base: url) else { continue }
+                if rel == "alternate", alternateID == nil { alternateID = id }
+                if rel == "root", rootID == nil { rootID = id }
+            }
+            guard let id = alternateID ?? rootID, seen.insert(id).inserted else { continue }
+            let title = entry.node(atom("title")).map { String($0.text.prefix(1024)).trimmingCharacters(in: .whitespacesAndNewlines) }
+            entries.append(Entry(recordID: id, title: title))
+        }
+        return PatientFeed(entries: entries)
     }
 
     /// The record id a link's href names, or nil: `…/{id}` for `alternate`, `…/{id}/root.xml` for `root`.
@@ -78,90 +84,5 @@ public struct PatientFeed: Sendable, Equatable {
         !id.isEmpty && id.utf8.count <= 256 && id != "." && id != ".." && !id.contains("/")
             && id.trimmingCharacters(in: .whitespaces) == id
             && id.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && !(0x80...0x9f).contains($0.value) }
-    }
-}
-
-/// XMLParser's delegate: collects each entry's links and title.
-private final class FeedReader: NSObject, XMLParserDelegate {
-    static let atom = "http://www.w3.org/2005/Atom"
-
-    let base: URL
-    var entries: [PatientFeed.Entry] = []
-    var sawFeed = false
-    var closedFeed = false
-    var failure: String?
-    private var depth = 0
-    private var inEntry = false
-    private var alternateID: String?
-    private var rootID: String?
-    private var title: String?
-    private var collectingTitle = false
-    private var text = ""
-
-    init(base: URL) { self.base = base }
-
-    private func isAtom(_ namespace: String?) -> Bool {
-        namespace == nil || namespace == "" || namespace == Self.atom
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        depth += 1
-        guard isAtom(namespaceURI) else { return }
-        if depth == 1 {
-            sawFeed = name == "feed"
-            if !sawFeed {
-                failure = "the document is not an Atom feed (its root element is \(name.prefix(40)))"
-                parser.abortParsing()
-            }
-            return
-        }
-        if depth == 2 && name == "entry" {
-            inEntry = true
-            alternateID = nil
-            rootID = nil
-            title = nil
-            return
-        }
-        guard inEntry, depth == 3 else { return }
-        switch name {
-        case "link":
-            let rel = attributes["rel"] ?? "alternate"
-            guard let href = attributes["href"] else { return }
-            if let id = PatientFeed.recordID(href: href, rel: rel, base: base) {
-                if rel == "alternate", alternateID == nil { alternateID = id }
-                if rel == "root", rootID == nil { rootID = id }
-            }
-        case "title":
-            collectingTitle = true
-            text = ""
-        default:
-            break
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if collectingTitle, text.utf8.count < 1024 { text += string }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        defer { depth -= 1 }
-        guard isAtom(namespaceURI) else { return }
-        if depth == 1 && name == "feed" { closedFeed = true }
-        if collectingTitle && depth == 3 && name == "title" {
-            collectingTitle = false
-            title = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        if inEntry && depth == 2 && name == "entry" {
-            inEntry = false
-            if let id = alternateID ?? rootID {
-                guard entries.count < PatientFeed.maximumEntries else {
-                    failure = "more than \(PatientFeed.maximumEntries) entries"
-                    parser.abortParsing()
-                    return
-                }
-                entries.append(PatientFeed.Entry(recordID: id, title: title))
-            }
-        }
     }
 }

@@ -3,8 +3,8 @@ import CXMLShim
 /// A parsed XML document (libxml2, through the C shim), with XPath over it. Parsed safely: no network, no
 /// entity substitution, no DTD (a document declaring one is refused), libxml2's size and depth limits on.
 /// A class: it owns the C document and frees it; nodes are valid while it lives, and are used only on the
-/// thread that read it.
-final class XMLDocument {
+/// thread that read it. The record readers and the RHEx patient feed (an Atom document) read through it.
+public final class XMLDocument {
     private let document: OpaquePointer
 
     /// The prefixes every reader's XPath uses.
@@ -16,7 +16,7 @@ final class XMLDocument {
     /// Nodes matched by one expression beyond this many are not read (a bound on a hostile document).
     static let maximumMatches = 100_000
 
-    init(_ bytes: [UInt8]) throws(XMLError) {
+    public init(_ bytes: [UInt8]) throws(XMLError) {
         var message = [CChar](repeating: 0, count: 512)
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -30,10 +30,16 @@ final class XMLDocument {
 
     deinit { hxml_free(document) }
 
-    var root: XMLNode { XMLNode(pointer: hxml_root(document), document: self) }
+    public var root: XMLNode { XMLNode(pointer: hxml_root(document), document: self) }
 
     /// The nodes `expression` selects, with `context` as the context node (nil: the document).
-    func nodes(_ expression: String, in context: XMLNode? = nil) -> [XMLNode] {
+    /// How many nodes `expression` selects (all of them, beyond `maximumMatches` too).
+    public func count(_ expression: String, in context: XMLNode? = nil) -> Int {
+        var none: hxml_node? = nil
+        return max(0, Int(hxml_xpath(document, context?.pointer, expression, &none, 0)))
+    }
+
+    public func nodes(_ expression: String, in context: XMLNode? = nil) -> [XMLNode] {
         var found = [hxml_node?](repeating: nil, count: 64)
         var count = Int(hxml_xpath(document, context?.pointer, expression, &found, Int32(found.count)))
         guard count >= 0 else { return [] }
@@ -45,20 +51,20 @@ final class XMLDocument {
         return found.prefix(count).compactMap { $0.map { XMLNode(pointer: $0, document: self) } }
     }
 
-    func node(_ expression: String, in context: XMLNode? = nil) -> XMLNode? {
+    public func node(_ expression: String, in context: XMLNode? = nil) -> XMLNode? {
         nodes(expression, in: context).first
     }
 }
 
 /// One element or attribute of an `XMLDocument`.
-struct XMLNode {
+public struct XMLNode {
     let pointer: hxml_node
     /// Keeps the document alive while the node is.
     let document: XMLDocument
 
-    var name: String { String(cString: hxml_name(pointer)) }
+    public var name: String { String(cString: hxml_name(pointer)) }
 
-    func attribute(_ name: String) -> String? {
+    public func attribute(_ name: String) -> String? {
         guard let value = hxml_attribute(pointer, name) else { return nil }
         defer { hxml_string_free(value) }
         return String(cString: value)
@@ -72,7 +78,7 @@ struct XMLNode {
     }
 
     /// The text of the node and its descendants.
-    var text: String {
+    public var text: String {
         guard let value = hxml_text(pointer) else { return "" }
         defer { hxml_string_free(value) }
         return String(cString: value)
@@ -96,8 +102,8 @@ struct XMLNode {
         return (lines.joined(separator: "\n"), truncated != 0)
     }
 
-    func nodes(_ expression: String) -> [XMLNode] { document.nodes(expression, in: self) }
-    func node(_ expression: String) -> XMLNode? { document.node(expression, in: self) }
+    public func nodes(_ expression: String) -> [XMLNode] { document.nodes(expression, in: self) }
+    public func node(_ expression: String) -> XMLNode? { document.node(expression, in: self) }
 }
 
 public enum XMLError: Error, Sendable, Equatable, CustomStringConvertible {
