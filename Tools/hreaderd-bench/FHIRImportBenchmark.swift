@@ -40,7 +40,7 @@ enum FHIRImportBenchmark {
         return results
     }
 
-    static func measure(name: String, bytes: [UInt8]) async throws -> Result {
+    static func measure(name: String, bytes: [UInt8], mediaType: String = "application/fhir+json") async throws -> Result {
         let directory = NSTemporaryDirectory() + "hreaderd-fhir-bench-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -49,7 +49,7 @@ enum FHIRImportBenchmark {
                                           passwordParameters: fast, recoveryParameters: fast, options: .timeline)
         defer { store.close() }
         let importer = FileImporter(store: store)
-        let file = ImportInputFile(name: name, mediaType: "application/fhir+json", bytes: bytes)
+        let file = ImportInputFile(name: name, mediaType: mediaType, bytes: bytes)
         let parseStart = DispatchTime.now()
         let plan = importer.plan([file])
         let parseSeconds = StoreBenchmark.seconds(since: parseStart)

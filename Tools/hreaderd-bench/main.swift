@@ -1,11 +1,12 @@
 // hreaderd-bench: prints the store's and the import's figures.
-// Usage: hreaderd-bench [store] [import] [fhir] [timeline] [sync] [--json FILE]   (no section named: all of them)
+// Usage: hreaderd-bench [store] [import] [fhir] [ccda] [timeline] [sync] [--json FILE]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
 // fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
+// ccda:   C-CDA import: the largest shared document and a 1 MB document made from it, documents/s and MB/s.
 // sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end.
 import Foundation
 import Store
@@ -23,7 +24,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "fhir", "timeline", "sync"] }
+if sections.isEmpty { sections = ["store", "import", "fhir", "ccda", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -41,6 +42,11 @@ do {
         let results = try await FHIRImportBenchmark.run()
         FHIRImportBenchmark.printTable(results)
         json.append(#""fhir":"# + FHIRImportBenchmark.json(results))
+    }
+    if sections.contains("ccda") {
+        let results = try await CCDAImportBenchmark.run()
+        CCDAImportBenchmark.printTable(results)
+        json.append(#""ccda":"# + CCDAImportBenchmark.json(results))
     }
     if sections.contains("timeline") {
         let rows = try await TimelineBenchmark.run()
