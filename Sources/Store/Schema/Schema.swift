@@ -293,5 +293,11 @@ enum Schema {
                 ALTER TABLE patients ADD COLUMN as_of INTEGER;
                 """)
         },
+        // Search: the full-text index inside the encrypted store, kept by triggers (SearchIndexSchema), filled
+        // from what an existing store holds.
+        Migration(version: 7, name: "full-text search index") { db in
+            try db.execute(SearchIndexSchema.create)
+            try db.execute(SearchIndexSchema.rebuild)
+        },
     ]
 }

@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+@testable import Store
+
+/// Search inside the encrypted store: the index against a plain scan of the same data, its upkeep by every
+/// kind of write, its encryption, and queries that are not what a person meant.
+@Suite("Search")
+struct SearchTests {
+    static let vocabulary = [
+        "Potassium", "Serum potassium", "Sodium", "Hemoglobin A1c", "Tetanus diphtheria vaccine", "Tetanus toxoid",
+        "Café au lait spots", "Ménière disease", "Influenza vaccine", "Blood pressure systolic", "Lisinopril 10 MG",
+        "Asthma", "Acute pharyngitis", "Cholesterol total", "Cholesterol HDL", "Naïve T cells", "Potash exposure",
+    ]
+    static let codes = [["LOINC": ["2823-3"]], ["LOINC": ["2951-2"]], ["SNOMED-CT": ["195967001"]], ["CVX": ["09"]], [:],
+                        ["LOINC": ["2093-3"], "SNOMED-CT": ["77068002"]]]
+    static let types: [EntryType] = [.result, .condition, .immunization, .medication, .vitalSign]
+
+    /// 240 entries from a small vocabulary, deterministic.
+    static func record() -> PatientRecord {
+        var generator = SplitMix(seed: 7)
+        var record = PatientRecord(recordID: "search-1", name: "Ada Search", birthdate: 0)
+        for index in 0..<240 {
+            let description = vocabulary[Int(generator.next() % UInt64(vocabulary.count))]
+            let code = codes[Int(generator.next() % UInt64(codes.count))]
+            let type = types[Int(generator.next() % UInt64(types.count))]
+            let text = index % 7 == 0 ? "Positive für Antikörper" : nil
+            record.entries.append(Entry(id: "e_\(index)", type: type, description: description,
+                                        time: 1_000_000_000 + Int64(index) * 86_400, textValue: text, codes: code))
+        }
+        return record
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// What a plain scan finds: every entry whose words hold every term (case and accents ignored).
+    static func scan(_ record: PatientRecord, _ query: String, notes: [String: String] = [:], type: EntryType? = nil,
+                     from: Int64? = nil, to: Int64? = nil) throws -> Set<String> {
+        let terms = try SearchTerms.parse(query)
+        func words(_ text: String) -> [String] {
+            text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        }
+        var found = Set<String>()
+        for entry in record.entries {
+            if let type, entry.type != type { continue }
+            if let from, (entry.date ?? .min) < from { continue }
+            if let to, (entry.date ?? .max) > to { continue }
+            let codes = entry.codes.flatMap { system, values in [system] + values }.joined(separator: " ")
+            let body = words([entry.description ?? "", entry.textValue ?? "", codes, notes[entry.id] ?? ""].joined(separator: " "))
+            let all = terms.terms.allSatisfy { term in
+                guard case let .phrase(tokens, prefix) = term else { return false }
+                let want = tokens.flatMap(words)
+                guard !want.isEmpty, body.count >= want.count else { return false }
+                return (0...(body.count - want.count)).contains { start in
+                    want.indices.allSatisfy { i in
+                        i == want.count - 1 && prefix ? body[start + i].hasPrefix(want[i]) : body[start + i] == want[i]
+                    }
+                }
+            }
+            if all { found.insert(entry.id) }
+        }
+        return found
+    }
+
+    /// Every page of a search, by `limit`, as entry ids in order.
+    static func all(_ store: Store, _ query: String, patientID: String, type: String? = nil, from: Int64? = nil, to: Int64? = nil,
+                    limit: Int = 7) throws -> [String] {
+        let terms = try SearchTerms.parse(query)
+        var ids: [String] = []
+        var offset: Int? = 0
+        while let at = offset {
+            let page = try store.searchSync(terms, filter: SearchFilter(patientIDs: [patientID], type: type, from: from, to: to),
+                                            offset: at, limit: limit)
+            #expect(page.hits.count <= limit)
+            ids += page.hits.map(\.id)
+            offset = page.nextOffset
+            if ids.count > 10_000 { break }
+        }
+        return ids
+    }
+
+    static let queries = [
+        "potassium", "potas", "POTASSIUM serum", "\"serum potassium\"", "\"potassium serum\"", "tetanus", "tet*", "vaccine tetanus",
+        "cafe", "café", "meniere", "naive", "2823-3", "LOINC 2823-3", "loinc 2093", "195967001", "antikorper", "für", "cholesterol hdl",
+        "ch", "hemoglobin a1c", "nothingmatches",
+    ]
+
+    @Test("results are what a plain scan finds: words, prefixes, phrases, codes, accents; each once, across pages", arguments: queries)
+    func againstScan(query: String) throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let record = Self.record()
+        let patient = try store.importRecordSync(record).patientID
+        let ids = try Self.all(store, query, patientID: patient)
+        #expect(Set(ids).count == ids.count, "a hit listed twice")
+        let scanned = try Self.scan(record, query)
+        #expect(Set(ids) == scanned, "\(query)")
+        // The comparison is not empty on both sides: every query finds something but a word that is nowhere, a
+        // phrase in the wrong order and a two-letter word that is no whole word.
+        #expect(scanned.isEmpty == ["nothingmatches", "\"potassium serum\"", "ch"].contains(query), "\(query): \(scanned.count)")
+    }
+
+    @Test("filters: type, date range, patient; ranked best first, then newest")
+    func filters() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let record = Self.record()
+        let patient = try store.importRecordSync(record).patientID
+        var other = Self.record()
+        other.recordID = "search-2"
+        let otherPatient = try store.importRecordSync(other).patientID
+        for type in [EntryType.result, .immunization] {
+            #expect(Set(try Self.all(store, "potassium", patientID: patient, type: type.rawValue))
+                    == (try Self.scan(record, "potassium", type: type)))
+        }
+        let from: Int64 = 1_000_000_000 + 50 * 86_400, to: Int64 = 1_000_000_000 + 120 * 86_400
+        #expect(Set(try Self.all(store, "vaccine", patientID: patient, from: from, to: to)) == (try Self.scan(record, "vaccine", from: from, to: to)))
+        // Another patient's entries are not in this one's results (same ids, another patient).
+        let page = try store.searchSync(try SearchTerms.parse("asthma"), filter: SearchFilter(patientIDs: [patient]), limit: 500)
+        #expect(page.hits.allSatisfy { $0.patientID == patient })
+        let both = try store.searchSync(try SearchTerms.parse("asthma"), filter: SearchFilter(patientIDs: [patient, otherPatient]), limit: 500)
+        #expect(both.total == 2 * page.total)
+        // Best first: "potassium" twice ("Serum potassium" is shorter per word) outranks nothing; equal scores go newest first.
+        let ranked = try store.searchSync(try SearchTerms.parse("potassium"), filter: SearchFilter(patientIDs: [patient]), limit: 500).hits
+        for (a, b) in zip(ranked, ranked.dropFirst()) {
+            #expect(a.score > b.score || (a.score == b.score && (a.date ?? .min) >= (b.date ?? .min)))
+        }
+        // Snippets mark the words found.
+        #expect(ranked.first?.snippet.contains { $0.match && $0.text.lowercased() == "potassium" } == true)
+    }
+
+    @Test("a note, a post, a re-import, a section and a delete show in results at once")
+    func upkeep() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        var record = Self.record()
+        let patient = try store.importRecordSync(record).patientID
+        func hits(_ query: String) throws -> [SearchHit] {
+            try store.searchSync(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: [patient]), limit: 100).hits
+        }
+        #expect(try hits("wheezing").isEmpty)
+        guard case .success = try await store.setAnnotation(Annotation(entryID: "e_3", note: "only when wheezing"), patientID: patient) else {
+            Issue.record("could not annotate")
+            return
+        }
+        #expect(try hits("wheezing").map(\.id) == ["e_3"])
+        #expect(try hits("wheezing").first?.kind == .entry)
+        _ = try await store.deleteAnnotation(patientID: patient, entryID: "e_3")
+        #expect(try hits("wheezing").isEmpty)
+
+        let post = try await store.addTimelinePost(patientID: patient, kind: .medication, dataJSON: #"{"description":"Ibuprofen 200","select-choice-freq":"BID"}"#)
+        #expect(try hits("ibuprofen").map(\.id) == [post.id])
+        #expect(try hits("ibuprofen").first.map { $0.kind == .post && $0.type == "medication" } == true)
+        _ = try await store.deleteTimelinePost(id: post.id)
+        #expect(try hits("ibuprofen").isEmpty)
+
+        record.entries[0].description = "Zinc protoporphyrin"
+        record.entries.removeLast()
+        _ = try store.importRecordSync(record)
+        #expect(try hits("protoporphyrin").map(\.id) == ["e_0"])
+        #expect(try !hits("e_239").contains { $0.id == "e_239" })
+        let removed = record.entries.count
+        #expect(try Self.all(store, "potassium", patientID: patient).count == (try Self.scan(record, "potassium")).count)
+        #expect(removed == 239)
+
+        var document = record
+        document.entries = []
+        document.documents = [ClinicalDocument(id: "doc-1", title: "Discharge summary", time: 1_400_000_000, format: "ccda", sections: [
+            .init(title: "Family history", code: "10157-6", text: "Father | Myocardial infarction | 57", entries: 0),
+        ])]
+        _ = try await store.importRecord(document, options: .merge)
+        let section = try #require(try hits("myocardial").first)
+        #expect(section.kind == .section && section.id == "doc-1#0" && section.type == "document" && section.date == 1_400_000_000)
+        #expect(section.title == "Family history — Discharge summary")
+
+        #expect(try store.removePatientSync(id: patient))
+        #expect(try hits("potassium").isEmpty && hits("myocardial").isEmpty)
+    }
+
+    @Test("the index is encrypted: a word in it is in none of the database's files")
+    func encrypted() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir)
+        let marker = "Zqxjmarker\(UInt32.random(in: 1000...9999))"
+        var record = Self.record()
+        record.entries[0].description = marker + " panel"
+        _ = try store.importRecordSync(record)
+        #expect(try store.searchSync(try SearchTerms.parse(marker), filter: SearchFilter(patientIDs: [Patient.id(sourceName: "files", recordID: "search-1")])).total == 1)
+        for path in [state.databasePath, state.databasePath + "-wal"] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+            #expect(bytes.range(of: Data(marker.utf8)) == nil && bytes.range(of: Data(marker.lowercased().utf8)) == nil, "\(path)")
+        }
+        store.close()
+    }
+
+    @Test("queries a person did not mean as syntax: quotes, operators, a lone *, 10 KB, NUL bytes")
+    func hostile() throws {
+        #expect(try SearchTerms.parse("potas").matchExpression == "\"potas*\"")
+        #expect(try SearchTerms.parse("k").matchExpression == "\"k\"")
+        #expect(try SearchTerms.parse("k*").matchExpression == "\"k*\"")
+        #expect(try SearchTerms.parse("LOINC 2823-3").matchExpression == "\"LOINC*\" \"2823 3\"")
+        #expect(try SearchTerms.parse("\"serum potassium\" high").matchExpression == "\"serum potassium\" \"high*\"")
+        #expect(try SearchTerms.parse("a \"unclosed phrase").matchExpression == "\"a\" \"unclosed phrase\"")
+        #expect(try SearchTerms.parse("tetanus NEAR vaccine").matchExpression == "\"tetanus*\" \"NEAR*\" \"vaccine*\"")
+        #expect(try SearchTerms.parse("tetanus OR -vaccine").matchExpression == "\"tetanus*\" \"OR\" \"vaccine*\"")
+        #expect(try SearchTerms.parse("col:potassium").matchExpression == "\"col potassium\"")
+        #expect(try SearchTerms.parse("pot\u{0}assium").matchExpression == "\"pot assium\"")
+        for nothing in ["", "*", "\"", "\"\"", "  ", "***", "-", "()", "\u{0}"] {
+            #expect(throws: SearchQueryError.noWords) { try SearchTerms.parse(nothing) }
+        }
+        #expect(throws: SearchQueryError.tooLong(bytes: 10_240, maximumBytes: SearchTerms.maximumQueryBytes)) {
+            try SearchTerms.parse(String(repeating: "a", count: 10_240))
+        }
+        #expect(throws: Never.self) { try SearchTerms.parse(String(repeating: "a", count: SearchTerms.maximumQueryBytes)) }
+        #expect(throws: SearchQueryError.tooManyTerms(count: 17, maximum: 16)) {
+            try SearchTerms.parse((0..<17).map { "w\($0)" }.joined(separator: " "))
+        }
+
+        // Each runs against a real index without an error.
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        let patient = try store.importRecordSync(Self.record()).patientID
+        for query in ["\"a*\" OR b", "NEAR/3 x", "x AND NOT y", "^potassium", "potassium:", "'); DROP TABLE entries; --", "\u{0}x", "é*"] {
+            #expect(throws: Never.self) {
+                try store.searchSync(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: [patient]))
+            }
+        }
+    }
+
+    @Test("migration 7 builds the index from what an existing store holds")
+    func migrationRebuild() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("v6.db"), key: try StoreKey.random(), mode: .readWriteCreate)
+        try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(6)))
+        _ = try db.importRecord(Self.record(), now: 0, encoder: PlainEncoder())
+        try db.execute("INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) SELECT 't1', id, 'levels', 5, '{\"pain\":\"throbbing\"}' FROM patients")
+        #expect(try Migrator.migrate(db) == [7])
+        let patient = try db.scalar("SELECT id FROM patients", as: String.self) ?? ""
+        let page = try SearchQuery.run(try SearchTerms.parse("potassium"), filter: SearchFilter(patientIDs: [patient]), offset: 0, limit: 500, in: db)
+        #expect(page.total == (try Self.scan(Self.record(), "potassium")).count)
+        let post = try SearchQuery.run(try SearchTerms.parse("throbbing"), filter: SearchFilter(patientIDs: [patient]), offset: 0, limit: 5, in: db)
+        #expect(post.hits.map(\.id) == ["t1"])
+    }
+
+    struct PlainEncoder: EntryEncoder {
+        var version: Int { 1 }
+        func encode(_ entry: StoredEntry) -> [UInt8] { Array("{}".utf8) }
+    }
+}
