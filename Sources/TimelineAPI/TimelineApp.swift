@@ -92,6 +92,7 @@ public final class TimelineApp: Sendable {
         LinkRoutes(app: self).register(in: &router)
         SourcePatientRoutes(app: self).register(in: &router)
         DocumentRoutes(app: self).register(in: &router)
+        SearchRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -6,10 +6,12 @@ public enum WindowEnd {
     /// The longest `end` value worth parsing; anything longer is not a time.
     static let maximumLength = 64
 
-    public static func parse(_ text: String, calendar: Calendar) -> Int64? {
+    /// A time as `end` takes it; a `YYYY-MM-DD` day is its last second, or its first when `dayStart` (a
+    /// range's lower bound, as search's `from`).
+    public static func parse(_ text: String, calendar: Calendar, dayStart: Bool = false) -> Int64? {
         guard !text.isEmpty, text.utf8.count <= maximumLength else { return nil }
         if let seconds = epochSeconds(text) { return seconds }
-        if let day = calendarDay(text, calendar: calendar) { return day }
+        if let day = calendarDay(text, calendar: calendar, dayStart: dayStart) { return day }
         return rfc3339(text)
     }
 
@@ -21,7 +23,7 @@ public enum WindowEnd {
         return value
     }
 
-    static func calendarDay(_ text: String, calendar: Calendar) -> Int64? {
+    static func calendarDay(_ text: String, calendar: Calendar, dayStart: Bool = false) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
@@ -31,9 +33,9 @@ public enum WindowEnd {
         components.year = year
         components.month = month
         components.day = day
-        components.hour = 23
-        components.minute = 59
-        components.second = 59
+        components.hour = dayStart ? 0 : 23
+        components.minute = dayStart ? 0 : 59
+        components.second = dayStart ? 0 : 59
         guard let date = calendar.date(from: components),
               calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
         else { return nil } // 2011-02-30 is not a day
