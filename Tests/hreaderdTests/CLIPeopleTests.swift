@@ -58,4 +58,22 @@ struct CLIPeopleTests {
         #expect(try hreaderd("patients", "remove", b, "--yes").status == 0)
         #expect(try ids() == [a])
     }
+
+    @Test("search: every patient by default, one person with --patient, a type filter; bad queries exit 1 with a reason")
+    func search() throws {
+        let (a, b) = (try ids()[0], try ids()[1])
+        let potassium = try hreaderd("search", "potas")
+        #expect(potassium.status == 0)
+        #expect(potassium.out.contains("result\tPotassium\t[Potassium]"), "\(potassium.out)")
+        #expect(potassium.out.contains(a) || potassium.out.contains(b))
+        let code = try hreaderd("search", "LOINC", "2951-2")
+        #expect(code.out.contains("Sodium") && !code.out.contains("Potassium"))
+        let other = try hreaderd("search", "potassium", "--patient", try #require(try ids().first { !potassium.out.contains($0) }))
+        #expect(other.out.contains("nothing found"))
+        #expect(try hreaderd("search", "sodium", "--type", "condition").out.contains("nothing found"))
+        let bad = try hreaderd("search", "\"")
+        #expect(bad.status == 1 && bad.err.contains("no words"))
+        #expect(try hreaderd("search", "x", "--type", "banana").status == 1)
+        #expect(try hreaderd("search", "x", "--from", "someday").status == 1)
+    }
 }
