@@ -17,6 +17,7 @@ import { UploadPanel } from './js/uploads.js';
 import { SignIn } from './js/session.js';
 import { PatientPicker, groupPeople, personMeta } from './js/patients.js';
 import { PeoplePanel } from './js/people.js';
+import { DocumentsPanel } from './js/documents.js';
 import { withoutStruck } from './js/annotations.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
@@ -84,6 +85,8 @@ const uploads = new UploadPanel($('#upload'), {
   isActive: () => state.signedIn && !ui.app.hidden,
   onImported: afterImport,
   onShow: showPatient,
+  // A document may have arrived (or, with nothing else new, only a document): the button shows it.
+  onFinished: () => documents.refresh(),
 });
 for (const button of [$('#add-records'), $('#add-files')]) button.addEventListener('click', () => uploads.open(button));
 const signIn = new SignIn({ api, onSignedIn: enterApp });
@@ -92,9 +95,13 @@ const people = new PeoplePanel($('#people'), {
   api,
   people: () => state.people,
   current: () => state.patientId,
-  onChanged: async () => { await loadPatients(); await loadTimeline(); },
+  onChanged: async () => { await loadPatients(); await loadTimeline(); documents.refresh(); },
 });
 $('#people-button').addEventListener('click', (event) => people.open(event.currentTarget));
+const documents = new DocumentsPanel($('#documents'), $('#documents-button'), {
+  api,
+  personName: () => state.payload?.patient.name || '',
+});
 
 ui.hideStruck.checked = state.hideStruck;
 ui.hideStruck.addEventListener('change', () => {
@@ -189,6 +196,7 @@ function leaveApp(reason) {
   details.close();
   uploads.close();
   people.close();
+  documents.reset();
   ui.app.hidden = true;
   signIn.show(reason);
 }
@@ -296,6 +304,7 @@ function render(fullPayload) {
   const { payload, hidden } = state.hideStruck ? withoutStruck(fullPayload) : { payload: fullPayload, hidden: 0 };
   const person = picker.find(payload.patient.id) || payload.patient;
   if (state.orphansFor !== payload.patient.id) checkOrphans(payload.patient.id);
+  documents.showFor(payload.patient.id);
   ui.name.textContent = payload.patient.name || 'Unnamed';
   ui.meta.textContent = personMeta(person);
   ui.exportLink.href = api.exportURL(payload.patient.id);
@@ -385,12 +394,13 @@ async function overview(patientId) {
 }
 
 function renderNoPatients() {
+  documents.showFor(null);
   ui.name.textContent = 'No records yet';
   ui.meta.textContent = '';
   ui.windowLabel.textContent = '';
   const box = h('div', { class: 'empty' },
     h('p', null, h('strong', null, 'This store holds no one’s records yet.')),
-    h('p', null, 'Add a record file here (FHIR R4 or RHEx), or import one with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports).'),
+    h('p', null, 'Add a record file here (FHIR R4, C-CDA or RHEx), or import one with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports).'),
     h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'button primary', onclick: (event) => uploads.open(event.currentTarget) }, 'Add records'),
       h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));

@@ -695,6 +695,226 @@ def test_add_records_refuses_bad_files(t):
         huge.unlink(missing_ok=True)
 
 
+# ---- A C-CDA document added in the app: its entries on the timeline, its text under Documents ----
+
+# The C-CDA and C32 samples live beside the repository too (../shared/ccda-samples); HREADERD_CCDA_SAMPLES
+# points elsewhere (the Swift tests read the same variable).
+CCDA_SAMPLES = Path(os.environ.get("HREADERD_CCDA_SAMPLES") or ROOT.parent / "shared" / "ccda-samples")
+CCD = "hl7_ccda21_ccd1_full.xml"  # HL7's C-CDA R2.1 CCD: Eve Betterhalf, entries from 1998 to 2013
+
+# A small document for Eve, made for the test, whose narrative holds markup as text (escaped in the XML):
+# shown as HTML, the image would be an element and its handler would run.
+MARKUP_DOCUMENT = """<?xml version="1.0" encoding="UTF-8"?>
+<ClinicalDocument xmlns="urn:hl7-org:v3">
+  <templateId root="2.16.840.1.113883.10.20.22.1.1"/>
+  <id root="2.25.1234" extension="markup-in-narrative"/>
+  <code code="11506-3" codeSystem="2.16.840.1.113883.6.1" displayName="Progress note"/>
+  <title>Clinic note with markup in its text</title>
+  <effectiveTime value="20100301"/>
+  <recordTarget><patientRole><id root="2.16.840.1.113883.4.1" extension="444222222"/>
+    <patient><name><given>Eve</given><family>Betterhalf</family></name><administrativeGenderCode code="F"/><birthTime value="19750501"/></patient>
+  </patientRole></recordTarget>
+  <component><structuredBody><component><section>
+    <code code="51848-0" codeSystem="2.16.840.1.113883.6.1" displayName="Assessment"/>
+    <title>ASSESSMENT</title>
+    <text><paragraph>Glucose &lt;100 mg/dL and A1c &lt; 6%: <content styleCode="Bold">no</content> diabetes.</paragraph>
+      <paragraph>&lt;img src=x onerror="window.__pwned = 1"&gt; &lt;b&gt;not bold&lt;/b&gt; &lt;script&gt;window.__pwned = 2&lt;/script&gt;</paragraph>
+      <table><thead><tr><th>Test</th><th>Value</th></tr></thead><tbody><tr><td>LDL</td><td>&lt;130 mg/dL</td></tr></tbody></table>
+    </text>
+  </section></component></structuredBody></component>
+</ClinicalDocument>
+"""
+
+
+def ccda_sample(name):
+    if not CCDA_SAMPLES.is_dir():
+        raise Skip(f"the C-CDA samples are not in {CCDA_SAMPLES} (they live in shared/ccda-samples beside the repository; "
+                   "set HREADERD_CCDA_SAMPLES to another folder)")
+    path = CCDA_SAMPLES / name
+    assert path.exists(), f"{name} is missing from {CCDA_SAMPLES}"
+    return path
+
+
+def upload_in_panel(t, path, into=False):
+    """Uploads one file in the Add records panel (open), into the person shown when asked; its (state, text)."""
+    box = t.find("#upload-into")
+    if box.is_displayed() and box.is_selected() != into:
+        t.click(box)
+    t.find("#upload-input").send_keys(str(path))
+    wait_until(lambda: uploads(t).get(path.name, ("",))[0] not in ("", "waiting", "uploading", "importing"), timeout=60, interval=0.2,
+               message=f"the report of {path.name}")
+    return uploads(t)[path.name]
+
+
+def open_documents(t):
+    """Opens Documents from the header with the keyboard; returns the dialog."""
+    button = wait_until(lambda: t.find("#documents-button").is_displayed() and t.find("#documents-button"), message="the Documents button")
+    t.js("arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    dialog = t.find("#documents")
+    wait_until(dialog.is_displayed, message="the Documents panel")
+    assert t.driver.switch_to.active_element.get_attribute("aria-label") == "Close Documents", "the focus is in the panel"
+    return dialog
+
+
+def close_documents(t):
+    ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()
+    wait_until(lambda: not t.find("#documents").is_displayed(), message="Escape to close Documents")
+
+
+def document_cards(t):
+    return t.find_all("#documents-list .document-card")
+
+
+def document_section(t, card, title):
+    found = [s for s in t.find_all(".document-section", card) if t.find(".section-title", s).text == title]
+    assert len(found) == 1, f"one section {title!r}: {[t.find('.section-title', s).text for s in t.find_all('.document-section', card)]}"
+    return found[0]
+
+
+def test_imported_ccd_on_the_timeline_and_its_documents(t):
+    """HL7's C-CDA R2.1 CCD added in the app: Eve Betterhalf is a new person with her allergies, results
+    and vital signs on the timeline, and Documents (shown only for someone with a document) lists the
+    document with each section as text, those with nothing on the timeline marked narrative only. A
+    second, older document whose narrative holds markup joins the list after its upload, and its markup
+    stays text."""
+    path = ccda_sample(CCD)
+    t.open("#/decade/2011-01-01")  # signed in: the store is unlocked
+    known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
+    try:
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+        t.open("#/decade/2011-01-01", t.henry)
+        assert not t.find("#documents-button").is_displayed(), "Henry has no document: no Documents button"
+        dialog = open_add_records(t)
+        state, text = upload_in_panel(t, path)
+        assert state == "done", text
+        assert "1 new person · 35 entries added." in text and "C-CDA or C32 document" in text, text
+        block = t.find("#upload-list .upload-patient")
+        assert "Eve Betterhalf" in t.find("summary", block).text, t.find("summary", block).text
+        table = count_table(block)
+        for row, added in {"Allergies": 2, "Results": 6, "Vital signs": 8, "All": 35}.items():
+            assert table.get(row, {}).get("added") == added, f"{row}: {table.get(row)} in {table}"
+        eve = block.get_attribute("data-patient")
+
+        # Eve on the timeline, in the decade her document ends in: Decade, then Ends on 2013-12-31.
+        t.click(t.find(f'#upload-list .upload-patient[data-patient="{eve}"] button.show-patient'))
+        wait_until(lambda: not dialog.is_displayed(), message="the panel to close")
+        t.wait_rendered("#/all", "Eve Betterhalf", timeout=15)
+        t.click(t.find('.view-button[data-view="decade"]'))
+        t.wait_rendered("#/decade", "Eve Betterhalf")
+        t.js("arguments[0].value = '2013-12-31'; arguments[0].dispatchEvent(new Event('change'))", t.find("#end-date"))
+        t.wait_rendered("#/decade/2013-12-31", "Eve Betterhalf")
+        assert "Dec 31, 2013" in t.text("#window-label"), t.text("#window-label")
+        # The penicillin allergy (1998, still active) is drawn across the window and listed as ongoing.
+        allergies = t.lane_labels("allergy")
+        assert any(label.startswith("Penicillin,") for label in allergies), allergies
+        assert "Penicillin" in t.text('.entry-group[data-type="ongoing"]'), t.text('.entry-group[data-type="ongoing"]')
+        # Hemoglobin 13.2 g/dL (2008) among the results, in words.
+        results = t.find('.entry-group[data-type="result"]')
+        if results.get_attribute("open") is None:
+            t.click(t.find("summary", results))
+        rows = wait_until(lambda: [r for r in t.find_all(".entry-row", results) if t.find(".desc-text", r).text == "Hemoglobin"], message="the Hemoglobin row")
+        assert t.find(".value", rows[0]).text == "13.2 g/dL" and "Mar 19, 2008" in rows[0].text, rows[0].text
+        # Vital signs: a chart for body height (177 cm in 2011 and 2012) and blood pressure as one.
+        height = t.find('#vitals .chart[data-title="Body height"]')
+        assert t.find(".latest .value", height).text == "177" and "cm" in height.text, height.text
+        assert "Blood pressure" in [c.get_attribute("data-title") for c in t.find_all("#vitals .chart")]
+
+        # Documents: the CCD, each section as text, closed until opened.
+        api = t.daemon.api(f"/patients/{eve}/documents.json")["documents"]
+        dialog = open_documents(t)
+        assert t.text("#documents-title") == "Documents"
+        assert "imported for Eve Betterhalf" in t.text("#documents-intro"), t.text("#documents-intro")
+        cards = document_cards(t)
+        assert len(cards) == 1, [c.text for c in cards]
+        card = cards[0]
+        assert t.find("h3", card).text == "Patient Chart Summary"
+        head = t.find(".document-head", card).text
+        assert "Dated Aug 15, 2013" in head and "C-CDA" in head and "15 sections" in head, head
+        titles = [t.find(".section-title", s).text for s in t.find_all(".document-section", card)]
+        assert titles == [s["title"] for s in api[0]["sections"]], titles
+        assert all(s.get_attribute("open") is None for s in t.find_all(".document-section", card)), "sections start closed"
+        family = document_section(t, card, "FAMILY HISTORY")
+        assert "narrative only" in t.find("summary", family).text, t.find("summary", family).text
+        for title in ("ADVANCE DIRECTIVES", "FUNCTIONAL STATUS"):
+            assert "narrative only" in t.find("summary", document_section(t, card, title)).text, title
+        allergy = t.find("summary", document_section(t, card, "ALLERGIES AND ADVERSE REACTIONS")).text
+        assert "narrative only" not in allergy and "2 entries on the timeline" in allergy, allergy
+        # Opened from the keyboard: the text, line by line, as text.
+        summary = t.find("summary", family)
+        t.js("arguments[0].focus()", summary)
+        summary.send_keys(Keys.ENTER)
+        wait_until(lambda: family.get_attribute("open") is not None, message="FAMILY HISTORY to open")
+        text = t.find(".section-text", family)
+        assert "Myocardial Infarction (cause of death) | 57" in text.text, text.text
+        assert "LOINC 10157-6" in t.find(".document-section-body", family).text
+        assert t.js("return arguments[0].childElementCount", text) == 0, "the text container holds text only"
+        assert t.js("return getComputedStyle(arguments[0]).whiteSpace", text) == "pre-wrap"
+
+        def shoot_documents(look):
+            if not t.find("#documents").is_displayed():
+                open_documents(t)
+            if look.startswith("phone"):
+                width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", t.find("#documents"))
+                assert width[0] <= width[1] + 1, f"Documents scrolls sideways on a phone: {width}"
+            t.js("arguments[0].scrollTop = 0", t.find("#documents"))
+            t.screenshot(f"documents-{look}", full=False)
+            t.js("arguments[0].scrollIntoView({block: 'start'})", family)
+            t.screenshot(f"documents-family-history-{look}", full=False)
+        each_look(t, shoot_documents)
+        close_documents(t)
+        assert t.driver.switch_to.active_element.get_attribute("id") == "documents-button", "focus returns to Documents"
+        try:  # the button beside People, on a phone
+            t.browser.viewport(390, 844)
+            t.js("window.scrollTo(0, 0)")
+            time.sleep(0.3)
+            t.screenshot("documents-button-phone-light", full=False)
+        finally:
+            t.browser.viewport(1280, 900)
+
+        # A second document for Eve, older, whose narrative holds markup: Documents has it after the upload.
+        markup = t.daemon.work / "markup-in-narrative.xml"
+        markup.write_text(MARKUP_DOCUMENT)
+        open_add_records(t)
+        assert "Eve Betterhalf" in t.text("#upload-into-field"), t.text("#upload-into-field")
+        state, text = upload_in_panel(t, markup, into=True)
+        assert state == "done" and "1 person updated" in text, text
+        ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()
+        wait_until(lambda: not t.find("#upload").is_displayed(), message="the panel to close")
+        api = t.daemon.api(f"/patients/{eve}/documents.json")["documents"]
+        assert [d["title"] for d in api] == ["Patient Chart Summary", "Clinic note with markup in its text"], [d["title"] for d in api]
+        open_documents(t)
+        wait_until(lambda: len(document_cards(t)) == 2, message="both documents, without a reload")
+        assert [t.find("h3", c).text for c in document_cards(t)] == ["Patient Chart Summary", "Clinic note with markup in its text"], "newest first"
+        note = document_cards(t)[1]
+        assert "Dated Mar 1, 2010" in t.find(".document-head", note).text, t.find(".document-head", note).text
+        assessment = document_section(t, note, "ASSESSMENT")
+        t.click(t.find("summary", assessment))
+        text = t.find(".section-text", assessment)
+        shown = text.get_attribute("textContent")
+        assert shown == api[1]["sections"][0]["text"], f"{shown!r} is not the daemon's {api[1]['sections'][0]['text']!r}"
+        for words in ["Glucose <100 mg/dL and A1c < 6%: no diabetes.", '<img src=x onerror="window.__pwned = 1">', "<b>not bold</b>",
+                      "<script>window.__pwned = 2</script>", "LDL | <130 mg/dL"]:
+            assert words in shown and words in text.text, f"{words!r} shown as text: {text.text!r}"
+        assert t.js("return arguments[0].childElementCount", text) == 0, t.js("return arguments[0].innerHTML", text)
+        assert not t.find_all("#documents-list img, #documents-list script, #documents-list b"), "no element of the document"
+        assert t.js("return window.__pwned === undefined"), "nothing of the document ran"
+        t.js("arguments[0].scrollIntoView({block: 'start'})", assessment)
+        t.screenshot("documents-markup-desktop-light", full=False)
+        close_documents(t)
+
+        # Another person without documents: the button goes.
+        Select(t.find("#patient-select")).select_by_value(t.henry)
+        t.wait_rendered("#/decade/2013-12-31", t.henry)
+        wait_until(lambda: not t.find("#documents-button").is_displayed(), message="no Documents button for Henry")
+    finally:
+        _, after = t.daemon.request("GET", "/patients.json")
+        for patient in after["patients"]:
+            if patient["id"] not in known and patient["name"] == "Eve Betterhalf":
+                t.daemon.request("DELETE", f"/patients/{patient['id']}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
 def test_import_panel_is_calm_without_sources(t):
     t.open("#/decade/2011-01-01", t.henry)
     panel = wait_until(lambda: t.find("#imports").text, message="the import panel")
@@ -1461,6 +1681,7 @@ TESTS = [
     test_dense_window_stays_responsive,
     test_add_records_imports_a_fhir_bundle,
     test_add_records_refuses_bad_files,
+    test_imported_ccd_on_the_timeline_and_its_documents,
     test_note_on_an_entry_and_marked_wrong,
     test_people_names_relationships_and_order,
     test_link_two_records_of_one_person,

@@ -81,6 +81,9 @@ export const api = {
   deleteAnnotation: (patient, entry) => request('DELETE', `${entryPath(patient, entry)}/annotation`),
   annotations: (patient) => request('GET', `${patientPath(patient)}/annotations.json`),
 
+  // The C-CDA and C32 documents imported for a person (linked records too), each section's text.
+  documents: (patient) => request('GET', `${patientPath(patient)}/documents.json`),
+
   // The family: {relationship, order, display_name} (any of them); removing a person removes everything of theirs.
   updatePatient: (patient, changes) => request('PATCH', patientPath(patient), { body: changes }),
   removePatient: (patient) => request('DELETE', patientPath(patient)),

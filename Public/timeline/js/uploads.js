@@ -41,8 +41,9 @@ export class UploadPanel {
    * currentPatient(): {id, name} of the person shown, or null. isActive(): whether the app is shown
    * (a file dropped on the page opens the panel only then). onImported(report) refreshes the app
    * after an import that changed something; it returns a promise. onShow(id) shows that person.
+   * onFinished(upload) runs when a file is over, whatever came of it.
    */
-  constructor(dialog, { api, currentPatient, patientName, isActive, onImported, onShow }) {
+  constructor(dialog, { api, currentPatient, patientName, isActive, onImported, onShow, onFinished }) {
     this.dialog = dialog;
     this.api = api;
     this.currentPatient = currentPatient;
@@ -50,6 +51,7 @@ export class UploadPanel {
     this.isActive = isActive;
     this.onImported = onImported;
     this.onShow = onShow;
+    this.onFinished = onFinished;
     this.input = dialog.querySelector('#upload-input');
     this.drop = dialog.querySelector('#upload-drop');
     this.list = dialog.querySelector('#upload-list');
@@ -232,6 +234,7 @@ export class UploadPanel {
     upload.scrollWhenDone = false;
     this.status.textContent = announcement;
     this.renderHead();
+    this.onFinished?.(upload);
   }
 
   renderHead() {
@@ -444,8 +447,8 @@ function problemText(problem) {
 }
 
 function formatName(format, shape) {
-  const formats = { fhir: 'FHIR R4', rhex: 'RHEx' };
-  const shapes = { bundle: 'bundle', ndjson: 'NDJSON', resource: 'single resource', record: 'record' };
+  const formats = { fhir: 'FHIR R4', rhex: 'RHEx', ccda: 'C-CDA or C32' };
+  const shapes = { bundle: 'bundle', ndjson: 'NDJSON', resource: 'single resource', record: 'record', document: 'document' };
   return [formats[format] || format, shapes[shape] || shape].filter(Boolean).join(' ');
 }
 

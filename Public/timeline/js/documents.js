@@ -1,0 +1,149 @@
+// Documents: the C-CDA and C32 documents imported for the person shown (GET /patients/{id}/documents.json,
+// linked records included), newest first, each section's narrative as the daemon gives it: plain text,
+// lines for paragraphs and table rows, cells joined by " | ". Sections with no entries on the timeline
+// (family history, advance directives…) are marked "narrative only": their text is all there is.
+// A document comes from elsewhere: its text goes into the page as text only (textContent, shown with
+// white-space: pre-wrap), never as HTML.
+
+import { h, clear } from './dom.js';
+import { formatDate, formatDateTime, plural } from './format.js';
+
+const FORMATS = { ccda: 'C-CDA', c32: 'HITSP C32' };
+
+export class DocumentsPanel {
+  /**
+   * dialog: the <dialog> of index.html. button: the header's Documents button, shown only while the
+   * person shown has a document. api: documents(id). personName(): the name of the person shown.
+   */
+  constructor(dialog, button, { api, personName }) {
+    this.dialog = dialog;
+    this.button = button;
+    this.api = api;
+    this.personName = personName;
+    this.list = dialog.querySelector('#documents-list');
+    this.intro = dialog.querySelector('#documents-intro');
+    this.personId = null; // whose documents these are
+    this.documents = [];
+    this.shown = ''; // the documents drawn last, as JSON: an unchanged list is not drawn again
+    this.seq = 0;
+    this.trigger = null;
+    button.addEventListener('click', () => this.open(button));
+    dialog.addEventListener('click', (event) => {
+      if (event.target.closest('[data-close]')) this.close();
+      else if (event.target === dialog) this.close(); // a click on the backdrop
+    });
+    dialog.addEventListener('close', () => {
+      // The button hides when the person has no document left: the focus goes to People then.
+      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
+      (shown ? this.trigger : document.getElementById('people-button'))?.focus();
+      this.trigger = null;
+    });
+  }
+
+  /** The person shown (null: no one): their documents are read when the person changes. */
+  showFor(personId) {
+    if (personId === this.personId) return;
+    this.personId = personId;
+    this.documents = [];
+    this.button.hidden = true;
+    this.close();
+    this.refresh();
+  }
+
+  /** Reads the documents of the person shown again (after an import, a link…). */
+  async refresh() {
+    const seq = ++this.seq;
+    const personId = this.personId;
+    if (!personId) return;
+    let documents;
+    try {
+      documents = (await this.api.documents(personId))?.documents || [];
+    } catch {
+      documents = []; // documents are extra: without them the button stays hidden
+    }
+    if (seq !== this.seq || personId !== this.personId) return;
+    this.documents = documents;
+    this.button.hidden = documents.length === 0;
+    if (!this.dialog.open) return;
+    if (documents.length) this.render();
+    else this.close();
+  }
+
+  /** Forgets everything (signed out, locked). */
+  reset() {
+    this.seq += 1;
+    this.personId = null;
+    this.documents = [];
+    this.button.hidden = true;
+    this.close();
+    clear(this.list);
+    this.shown = '';
+  }
+
+  open(trigger) {
+    this.trigger = trigger || document.activeElement;
+    this.render();
+    if (!this.dialog.open) this.dialog.showModal();
+    this.dialog.querySelector('.details-body').scrollTop = 0;
+    this.dialog.scrollTop = 0;
+    this.dialog.querySelector('[data-close]').focus();
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  render() {
+    const documents = this.documents;
+    const name = this.personName() || 'this person';
+    const key = JSON.stringify([this.personId, name, documents]);
+    if (key === this.shown) return; // sections opened stay open
+    this.shown = key;
+    this.intro.textContent = `${documents.length === 1 ? 'The clinical document' : `${documents.length.toLocaleString()} clinical documents`} (C-CDA or C32) imported for ${name}${documents.length > 1 ? ', newest first' : ''}. `
+      + 'Each section is shown as the document wrote it, as plain text. A section marked “narrative only” has nothing on the timeline: its text is all there is.';
+    const list = clear(this.list);
+    if (!documents.length) {
+      list.append(h('li', { class: 'muted' }, `No documents have been imported for ${name}.`));
+      return;
+    }
+    documents.forEach((doc, index) => list.append(this.card(doc, `document-${index}`)));
+  }
+
+  card(doc, id) {
+    const sections = doc.sections || [];
+    const facts = [
+      doc.time != null ? `Dated ${formatDate(doc.time)}` : 'Undated',
+      FORMATS[doc.format] || doc.format,
+      plural(sections.length, 'section'),
+      doc.imported_at != null ? `imported ${formatDateTime(doc.imported_at)}` : null,
+    ].filter(Boolean).join(' · ');
+    const card = h('li', { class: 'document-card', 'data-document': doc.id || '', 'aria-labelledby': `${id}-title` },
+      h('div', { class: 'document-head' },
+        h('h3', { id: `${id}-title`, text: doc.title || 'Untitled document' }),
+        h('p', { class: 'muted small', text: facts })));
+    if (!sections.length) {
+      card.append(h('p', { class: 'muted small' }, 'This document has no section text.'));
+      return card;
+    }
+    card.append(h('div', { class: 'document-sections' }, sections.map((section) => this.section(section))));
+    return card;
+  }
+
+  section(section) {
+    const title = section.title || 'Untitled section';
+    const details = h('details', { class: 'document-section', 'data-code': section.code || '', 'data-narrative-only': section.narrative_only ? 'true' : 'false' });
+    details.append(h('summary', null,
+      h('span', { class: 'section-title', text: title }),
+      section.narrative_only ? h('span', { class: 'badge narrative', title: 'No entries on the timeline: this text is all there is' }, 'narrative only') : null,
+      section.entries ? h('span', { class: 'muted small' }, `${plural(section.entries, 'entry', 'entries')} on the timeline`) : null));
+    const about = [
+      section.code ? `LOINC ${section.code}` : null,
+      section.narrative_only ? 'Nothing from this section is on the timeline.' : null,
+    ].filter(Boolean).join(' · ');
+    // The text container holds text and nothing else: no element of the document ever reaches the page.
+    const text = h('div', { class: 'section-text' });
+    text.textContent = section.text || '';
+    details.append(h('div', { class: 'document-section-body' }, about ? h('p', { class: 'muted small', text: about }) : null, text));
+    return details;
+  }
+}
