@@ -125,13 +125,20 @@ public final class Store: Sendable {
 
     /// Runs `body` on the writer connection inside one transaction: commits on return, rolls back on throw.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do { return try await pool.write { db in try db.transaction { try body($0) } } }
+        do { return try await pool.write { db in try db.transaction { db in try Self.searchIndexed(db, body) } } }
         catch { throw StoreError.wrap(error) }
     }
 
     public func writeSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.writeSync { db in try db.transaction { try body($0) } } }
+        do { return try pool.writeSync { db in try db.transaction { db in try Self.searchIndexed(db, body) } } }
         catch { throw StoreError.wrap(error) }
+    }
+
+    /// Runs a write, then brings the search index up to date with it, in the same transaction.
+    private static func searchIndexed<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        let result = try body(db)
+        try SearchIndex.apply(in: db)
+        return result
     }
 
     /// Runs `body` on a reader connection, in one consistent snapshot.

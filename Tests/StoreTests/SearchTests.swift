@@ -240,23 +240,31 @@ struct SearchTests {
         }
     }
 
-    @Test("migration 7 builds the index from what an existing store holds")
+    @Test("migration 7 builds the index from what an existing store holds: entries with their notes, posts, document sections")
     func migrationRebuild() throws {
         let dir = TemporaryDirectory()
         let db = try Database(path: dir.file("v6.db"), key: try StoreKey.random(), mode: .readWriteCreate)
         try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(6)))
-        _ = try db.importRecord(Self.record(), now: 0, encoder: PlainEncoder())
-        try db.execute("INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) SELECT 't1', id, 'levels', 5, '{\"pain\":\"throbbing\"}' FROM patients")
+        try db.execute("""
+            INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 1, 'r1', 'Ada', 0, 0);
+            INSERT INTO entries (id, patient_id, type, description, date, codes, raw, content_hash)
+            VALUES ('e1', 'p1', 'result', 'Serum potassium', 100, '{"LOINC":["2823-3"]}', '{}', x'00'),
+                   ('e2', 'p1', 'condition', 'Asthma', 50, '{}', '{}', x'00');
+            INSERT INTO annotations (patient_id, entry_id, note, created_at, updated_at) VALUES ('p1', 'e2', 'worse in winter', 0, 0);
+            INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) VALUES ('t1', 'p1', 'levels', 5, '{"pain":"throbbing"}');
+            INSERT INTO documents (patient_id, id, title, time, format, imported_at) VALUES ('p1', 'd1', 'CCD', 70, 'ccda', 0);
+            INSERT INTO document_sections (patient_id, document_id, ordinal, title, code, text, entries)
+            VALUES ('p1', 'd1', 0, 'Family history', NULL, 'Father | myocardial infarction', 0);
+            """)
         #expect(try Migrator.migrate(db) == [7])
-        let patient = try db.scalar("SELECT id FROM patients", as: String.self) ?? ""
-        let page = try SearchQuery.run(try SearchTerms.parse("potassium"), filter: SearchFilter(patientIDs: [patient]), offset: 0, limit: 500, in: db)
-        #expect(page.total == (try Self.scan(Self.record(), "potassium")).count)
-        let post = try SearchQuery.run(try SearchTerms.parse("throbbing"), filter: SearchFilter(patientIDs: [patient]), offset: 0, limit: 5, in: db)
-        #expect(post.hits.map(\.id) == ["t1"])
-    }
-
-    struct PlainEncoder: EntryEncoder {
-        var version: Int { 1 }
-        func encode(_ entry: StoredEntry) -> [UInt8] { Array("{}".utf8) }
+        func ids(_ query: String) throws -> [String] {
+            try SearchQuery.run(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: ["p1"]), offset: 0, limit: 10, in: db).hits.map(\.id)
+        }
+        #expect(try ids("potassium") == ["e1"])
+        #expect(try ids("2823-3") == ["e1"])
+        #expect(try ids("winter") == ["e2"])
+        #expect(try ids("throbbing") == ["t1"])
+        #expect(try ids("myocardial") == ["d1#0"])
+        #expect(try db.scalar("SELECT count(*) FROM search_queue", as: Int.self) == 0)
     }
 }

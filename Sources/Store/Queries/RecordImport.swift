@@ -4,7 +4,7 @@ import Foundation
 /// there: new entries are added, changed ones updated in place (keeping their ids), missing ones removed.
 enum RecordImport {
     static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
-                      options: ImportOptions = .replace, in db: Database) throws -> ImportSummary {
+                      options: ImportOptions = .replace, searchIndex: Bool = true, in db: Database) throws -> ImportSummary {
         guard let encoder else { throw StoreError.noEntryEncoder }
         guard let (sourceID, sourceKind) = try db.row("SELECT id, kind FROM sources WHERE name = ?", [sourceName], { row in
             (row.int64("id"), row.string("kind"))
@@ -91,12 +91,14 @@ enum RecordImport {
         let keptChanged = try KeptResources.apply(record.keptResources, patientID: patientID, replacing: !merging, in: db)
         if keptChanged, summary.patient == .unchanged { summary.patient = .updated }
 
-        var existing: [String: (hash: [UInt8], type: EntryType?, asOf: Int64?)] = [:]
+        var existing: [String: (hash: [UInt8], type: EntryType?, asOf: Int64?, pk: Int64)] = [:]
         if stored != nil {
-            try db.statement("SELECT id, content_hash, type, as_of FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
-                existing[row.string(0)] = (row.bytes(1), EntryType(rawValue: row.string(2)), row.int64OrNil(3))
+            try db.statement("SELECT id, content_hash, type, as_of, pk FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
+                existing[row.string(0)] = (row.bytes(1), EntryType(rawValue: row.string(2)), row.int64OrNil(3), row.int64(4))
             }
         }
+        // Entries inserted and updated go to the search index's queue from here (see SearchIndexSchema).
+        let searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid, fresh) VALUES (?, ?)") : nil
 
         let insert = try db.statement("""
             INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
@@ -144,6 +146,7 @@ enum RecordImport {
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
                                         entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                         record.asOf, patientID, entry.id])
+                    try searchQueue?.execute([old.pk * 2, Int64(0)])
                     summary.entriesUpdated += 1
                     summary.byType[entry.type.ordinal].updated += 1
                 }
@@ -152,6 +155,7 @@ enum RecordImport {
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
                                     codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                     record.asOf])
+                try searchQueue?.execute([db.lastInsertRowID * 2, Int64(1)])
                 summary.entriesAdded += 1
                 summary.byType[entry.type.ordinal].added += 1
             }
@@ -273,10 +277,14 @@ extension Store {
 
 extension Database {
     /// Imports a record on this connection, inside the caller's transaction. For benchmarks that compare
-    /// the encrypted store with a plain database of the same schema; the product goes through `Store`.
+    /// the encrypted store with a plain database of the same schema, and the import with and without the
+    /// search index kept (`searchIndex`); the product goes through `Store`, which always keeps it.
     public func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64,
-                             encoder: any EntryEncoder) throws -> ImportSummary {
-        try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, encoder: encoder, in: self)
+                             encoder: any EntryEncoder, searchIndex: Bool = true) throws -> ImportSummary {
+        let summary = try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, encoder: encoder,
+                                             searchIndex: searchIndex, in: self)
+        if searchIndex { try SearchIndex.apply(in: self) }
+        return summary
     }
 
     /// Creates or upgrades the schema on this connection.

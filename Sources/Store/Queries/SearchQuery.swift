@@ -1,20 +1,28 @@
 import Foundation
 
 /// A search of the full-text index (`SearchIndexSchema`): the matches of the terms within the filter,
-/// ranked by BM25 over the index's own statistics (best first, then newest), one page of them with a
-/// snippet each.
+/// ranked by a TF-IDF score over the index's own statistics (best first, then newest), one page of them
+/// with a snippet each.
 enum SearchQuery {
-    /// BM25's usual constants.
-    static let k1 = 1.2, b = 0.75
+    /// How quickly repeats of a word stop adding to a score (BM25's usual constant).
+    static let k1 = 1.2
     /// Snippet: words around the match.
     static let snippetTokens = 12
 
     static func run(_ terms: SearchTerms, filter: SearchFilter, offset: Int, limit: Int, in db: Database) throws -> SearchPage {
         guard !filter.patientIDs.isEmpty else { return SearchPage(hits: [], total: 0, nextOffset: nil) }
-        var sql = "SELECT docid, kind, ref, patient_id, type, date, matchinfo(search, 'pcnalx') FROM search WHERE search MATCH ?"
+        // The first pass reads as little of each match as it can: reading a row's columns costs more than
+        // finding and scoring it. A filter on every patient the store has (one person, or the whole family)
+        // reads no patient; only a type filter reads the type.
+        var sql = "SELECT docid, date, matchinfo(search, 'pcx') FROM search WHERE search MATCH ?"
         var arguments: [any DatabaseValueConvertible] = [terms.matchExpression]
-        sql += " AND patient_id IN (" + Array(repeating: "?", count: filter.patientIDs.count).joined(separator: ", ") + ")"
-        arguments += filter.patientIDs as [any DatabaseValueConvertible]
+        let placeholders = "(" + Array(repeating: "?", count: filter.patientIDs.count).joined(separator: ", ") + ")"
+        let everyone = try db.scalar("SELECT count(*) FROM patients", as: Int.self) ?? 0
+        let named = try db.scalar("SELECT count(*) FROM patients WHERE id IN " + placeholders, filter.patientIDs, as: Int.self) ?? 0
+        if named < everyone {
+            sql += " AND patient_id IN " + placeholders
+            arguments += filter.patientIDs as [any DatabaseValueConvertible]
+        }
         switch filter.type {
         case "post"?: sql += " AND kind = 'post'"
         case let type?:
@@ -31,12 +39,11 @@ enum SearchQuery {
             arguments.append(to)
         }
         struct Match {
-            var docid: Int64, kind: String, ref: String, patientID: String, type: String, date: Int64?, score: Double
+            var docid: Int64, date: Int64?, score: Double
         }
         var matches: [Match] = []
         try db.statement(sql).forEach(arguments) { row in
-            matches.append(Match(docid: row.int64(0), kind: row.string(1), ref: row.string(2), patientID: row.string(3),
-                                 type: row.string(4), date: row.int64OrNil(5), score: score(row.bytes(6))))
+            matches.append(Match(docid: row.int64(0), date: row.int64OrNil(1), score: score(row.bytes(2))))
         }
         matches.sort { a, c in
             if a.score != c.score { return a.score > c.score }
@@ -44,39 +51,43 @@ enum SearchQuery {
             return a.docid < c.docid
         }
         let page = matches.dropFirst(offset).prefix(limit)
-        let snippet = try db.statement("SELECT snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?")
+        let details = try db.statement("""
+            SELECT kind, ref, patient_id, type, snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?
+            """)
         var hits: [SearchHit] = []
         for match in page {
-            guard let kind = SearchHit.Kind(rawValue: match.kind) else { continue }
-            var text = ""
-            try snippet.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in text = row.string(0) }
-            hits.append(SearchHit(kind: kind, id: match.ref, patientID: match.patientID, type: match.type, date: match.date,
-                                  title: try title(of: match.kind, ref: match.ref, docid: match.docid, patientID: match.patientID, in: db),
-                                  snippet: parts(text), score: match.score))
+            var found: (kind: String, ref: String, patientID: String, type: String, snippet: String)?
+            try details.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in
+                found = (row.string(0), row.string(1), row.string(2), row.string(3), row.string(4))
+            }
+            guard let found, let kind = SearchHit.Kind(rawValue: found.kind) else { continue }
+            hits.append(SearchHit(kind: kind, id: found.ref, patientID: found.patientID, type: found.type, date: match.date,
+                                  title: try title(of: found.kind, ref: found.ref, docid: match.docid, patientID: found.patientID, in: db),
+                                  snippet: parts(found.snippet), score: match.score))
         }
         let next = offset + page.count < matches.count ? offset + page.count : nil
         return SearchPage(hits: hits, total: matches.count, nextOffset: next)
     }
 
-    /// BM25 of the body column from `matchinfo(…, 'pcnalx')`: p phrases, c columns, n rows, the average
-    /// and this row's token counts by column, then by phrase and column: hits here, hits in all rows,
-    /// rows with hits.
+    /// A TF-IDF score of the body column from `matchinfo(…, 'pcx')` (the index keeps no document lengths,
+    /// `matchinfo=fts3`, which saves a write a row): p phrases, c columns, then by phrase and column: hits
+    /// in this row, hits in all rows, rows with hits. Each phrase adds idf × tf / (tf + k1): rare words
+    /// count more, repeats count less and less.
     static func score(_ blob: [UInt8]) -> Double {
         let values: [UInt32] = stride(from: 0, to: blob.count - 3, by: 4).map { i in
             UInt32(blob[i]) | UInt32(blob[i + 1]) << 8 | UInt32(blob[i + 2]) << 16 | UInt32(blob[i + 3]) << 24
         }
-        guard values.count >= 3 else { return 0 }
-        let phrases = Int(values[0]), columns = Int(values[1]), rows = Double(values[2])
-        let averageAt = 3, lengthAt = 3 + columns, hitsAt = 3 + 2 * columns
-        guard values.count >= hitsAt + 3 * phrases * columns, columns > 0 else { return 0 }
-        let average = max(Double(values[averageAt]), 1), length = Double(values[lengthAt])
+        guard values.count >= 2 else { return 0 }
+        let phrases = Int(values[0]), columns = Int(values[1])
+        guard columns > 0, values.count >= 2 + 3 * phrases * columns else { return 0 }
         var total = 0.0
         for phrase in 0..<phrases {
-            let at = hitsAt + 3 * (phrase * columns)
+            let at = 2 + 3 * (phrase * columns)
             let frequency = Double(values[at]), withHits = Double(values[at + 2])
             guard frequency > 0 else { continue }
-            let idf = max(log((rows - withHits + 0.5) / (withHits + 0.5)), 0.01)
-            total += idf * frequency * (k1 + 1) / (frequency + k1 * (1 - b + b * length / average))
+            // Rarer words weigh more (the index keeps no row count: a fixed scale stands in for it).
+            let idf = log(1 + 1_000_000 / max(withHits, 1))
+            total += idf * frequency * (k1 + 1) / (frequency + k1)
         }
         return total
     }

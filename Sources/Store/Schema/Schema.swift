@@ -298,6 +298,7 @@ enum Schema {
         Migration(version: 7, name: "full-text search index") { db in
             try db.execute(SearchIndexSchema.create)
             try db.execute(SearchIndexSchema.rebuild)
+            try SearchIndex.apply(in: db)
         },
     ]
 }

@@ -1,7 +1,12 @@
 /// The full-text index (`search`, FTS4 with the unicode61 tokenizer, diacritics removed): one row a
-/// searchable thing, kept by triggers in the same transaction as whatever changes it, so every import,
-/// sync, post, note and delete is searchable at once with no code path able to forget it. Its pages are
-/// encrypted like every other page of the store.
+/// searchable thing, inside the encrypted database like every other page.
+///
+/// Kept in two steps, both in the transaction of the write that changes what is searched. What changed is
+/// noted in `search_queue`: by triggers on annotations, posts, document sections and entry deletes, and by
+/// the import for the entries it inserts and updates (`RecordImport`, the only writer of entries). At the
+/// end of each write transaction the store applies the queue (`SearchIndex.apply`) in a few statements of
+/// its own. The index is not written row by row: FTS4 flushes its pending terms at every statement
+/// savepoint, and a trigger runs in one for each row, which made a 100,000-entry import eight times slower.
 ///
 /// Rows: an entry (`docid` = the entry's `pk` × 2: its description, text value, codes and the person's
 /// annotation), a timeline post and a document section (`docid` = a `search_docs` row × 2 + 1: stable
@@ -21,11 +26,14 @@ enum SearchIndexSchema {
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
 
+    /// The docid of an entry's row, from `pk` of `entries`.
+    static func entryDocid(_ pk: String) -> String { "(\(pk)) * 2" }
+
     static let create = """
         CREATE VIRTUAL TABLE search USING fts4(
             body, patient_id, kind, ref, type, date,
             notindexed=patient_id, notindexed=kind, notindexed=ref, notindexed=type, notindexed=date,
-            tokenize=unicode61 "remove_diacritics=1"
+            tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3
         );
         CREATE TABLE search_docs (
             id INTEGER PRIMARY KEY,
@@ -34,82 +42,93 @@ enum SearchIndexSchema {
             ref TEXT NOT NULL,
             UNIQUE (kind, patient_id, ref)
         );
+        -- Index rows to refresh at the end of the transaction: deleted, then written again from what is there.
+        -- `fresh`: a new entry's row, which the index cannot hold yet (nothing to delete).
+        CREATE TABLE search_queue (docid INTEGER PRIMARY KEY, fresh INTEGER NOT NULL DEFAULT 0);
 
-        CREATE VIEW search_entry_rows AS
-            SELECT e.pk AS pk, e.pk * 2 AS docid, \(entryText) AS body, e.patient_id AS patient_id, 'entry' AS kind,
-                   e.id AS ref, e.type AS type, e.date AS date
-            FROM entries e LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id;
-
-        CREATE TRIGGER search_entry_insert AFTER INSERT ON entries BEGIN
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows WHERE pk = NEW.pk;
-        END;
-        CREATE TRIGGER search_entry_update AFTER UPDATE OF description, text_value, codes, type, date, id, patient_id ON entries BEGIN
-            DELETE FROM search WHERE docid = OLD.pk * 2;
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows WHERE pk = NEW.pk;
-        END;
+        -- An entry's insert and update are queued by the import itself (RecordImport), not by a trigger: with
+        -- foreign keys on, a trigger makes every one-row statement keep a statement journal, and an import of
+        -- 100,000 entries took six times as long. Deletes keep theirs: a person or source removed deletes
+        -- their entries in one cascading statement.
         CREATE TRIGGER search_entry_delete AFTER DELETE ON entries BEGIN
-            DELETE FROM search WHERE docid = OLD.pk * 2;
+            INSERT OR IGNORE INTO search_queue (docid) VALUES (OLD.pk * 2);
         END;
 
         CREATE TRIGGER search_annotation_insert AFTER INSERT ON annotations BEGIN
-            DELETE FROM search WHERE docid = (SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows
-                WHERE pk = (SELECT pk FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
         END;
         CREATE TRIGGER search_annotation_update AFTER UPDATE ON annotations BEGIN
-            DELETE FROM search WHERE docid = (SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows
-                WHERE pk = (SELECT pk FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
         END;
         CREATE TRIGGER search_annotation_delete AFTER DELETE ON annotations BEGIN
-            DELETE FROM search WHERE docid = (SELECT pk * 2 FROM entries WHERE patient_id = OLD.patient_id AND id = OLD.entry_id);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows
-                WHERE pk = (SELECT pk FROM entries WHERE patient_id = OLD.patient_id AND id = OLD.entry_id);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT pk * 2 FROM entries WHERE patient_id = OLD.patient_id AND id = OLD.entry_id;
         END;
 
         CREATE TRIGGER search_post_insert AFTER INSERT ON timeline_entries BEGIN
-            INSERT INTO search_docs (kind, patient_id, ref) VALUES ('post', NEW.patient_id, NEW.id);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT id * 2 + 1, \(jsonAsText("NEW.data")), NEW.patient_id, 'post', NEW.id, NEW.kind, NEW.created_at
-                FROM search_docs WHERE kind = 'post' AND patient_id = NEW.patient_id AND ref = NEW.id;
+            INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('post', NEW.patient_id, NEW.id);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = NEW.patient_id AND ref = NEW.id;
         END;
         CREATE TRIGGER search_post_delete AFTER DELETE ON timeline_entries BEGIN
-            DELETE FROM search WHERE docid = (SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
             DELETE FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
         END;
 
         CREATE TRIGGER search_section_insert AFTER INSERT ON document_sections BEGIN
-            INSERT INTO search_docs (kind, patient_id, ref) VALUES ('section', NEW.patient_id, NEW.document_id || '#' || NEW.ordinal);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT id * 2 + 1, NEW.title || ' ' || NEW.text, NEW.patient_id, 'section', ref, 'document',
-                       (SELECT time FROM documents WHERE patient_id = NEW.patient_id AND id = NEW.document_id)
-                FROM search_docs WHERE kind = 'section' AND patient_id = NEW.patient_id AND ref = NEW.document_id || '#' || NEW.ordinal;
+            INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('section', NEW.patient_id, NEW.document_id || '#' || NEW.ordinal);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = NEW.patient_id
+                                                     AND ref = NEW.document_id || '#' || NEW.ordinal;
         END;
         CREATE TRIGGER search_section_delete AFTER DELETE ON document_sections BEGIN
-            DELETE FROM search WHERE docid = (SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id
-                                                                   AND ref = OLD.document_id || '#' || OLD.ordinal);
+            INSERT OR IGNORE INTO search_queue (docid)
+                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id
+                                                     AND ref = OLD.document_id || '#' || OLD.ordinal;
             DELETE FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id AND ref = OLD.document_id || '#' || OLD.ordinal;
         END;
         """
 
-    /// Fills the index from what a store already holds (the migration of an existing store).
+    /// Queues every searchable row of a store that has none indexed yet (the migration of an existing store).
     static let rebuild = """
-        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-            SELECT docid, body, patient_id, kind, ref, type, date FROM search_entry_rows;
         INSERT INTO search_docs (kind, patient_id, ref) SELECT 'post', patient_id, id FROM timeline_entries;
-        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-            SELECT d.id * 2 + 1, \(jsonAsText("t.data")), t.patient_id, 'post', t.id, t.kind, t.created_at
-            FROM timeline_entries t JOIN search_docs d ON d.kind = 'post' AND d.patient_id = t.patient_id AND d.ref = t.id;
         INSERT INTO search_docs (kind, patient_id, ref) SELECT 'section', patient_id, document_id || '#' || ordinal FROM document_sections;
-        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-            SELECT d.id * 2 + 1, s.title || ' ' || s.text, s.patient_id, 'section', d.ref, 'document',
-                   (SELECT time FROM documents WHERE patient_id = s.patient_id AND id = s.document_id)
-            FROM document_sections s JOIN search_docs d ON d.kind = 'section' AND d.patient_id = s.patient_id
-                                                       AND d.ref = s.document_id || '#' || s.ordinal;
+        INSERT OR IGNORE INTO search_queue (docid) SELECT pk * 2 FROM entries;
+        INSERT OR IGNORE INTO search_queue (docid) SELECT id * 2 + 1 FROM search_docs;
         """
+
+    /// The queued rows written again from what is there, one statement a kind (each finds its rows by
+    /// primary key); a queued row that is gone is only deleted.
+    static let applyQueue = """
+        DELETE FROM search WHERE docid IN (SELECT docid FROM search_queue WHERE fresh = 0);
+        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+            SELECT q.docid, \(entryText), e.patient_id, 'entry', e.id, e.type, e.date
+            FROM search_queue q JOIN entries e ON e.pk = q.docid / 2
+            LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
+            WHERE q.docid % 2 = 0 ORDER BY q.docid;
+        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+            SELECT q.docid, \(jsonAsText("t.data")), t.patient_id, 'post', t.id, t.kind, t.created_at
+            FROM search_queue q JOIN search_docs d ON d.id = (q.docid - 1) / 2
+            JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+            WHERE q.docid % 2 = 1 AND d.kind = 'post' ORDER BY q.docid;
+        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+            SELECT q.docid, s.title || ' ' || s.text, s.patient_id, 'section', d.ref, 'document', doc.time
+            FROM search_queue q JOIN search_docs d ON d.id = (q.docid - 1) / 2
+            JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+            JOIN documents doc ON doc.patient_id = s.patient_id AND doc.id = s.document_id
+            WHERE q.docid % 2 = 1 AND d.kind = 'section' ORDER BY q.docid;
+        DELETE FROM search_queue;
+        """
+}
+
+/// Applies the queue of index rows to refresh (`SearchIndexSchema`): called by the store at the end of
+/// each write transaction, and by the migration that creates the index.
+enum SearchIndex {
+    static func apply(in db: Database) throws {
+        guard try db.scalar("SELECT 1 FROM search_queue LIMIT 1", as: Int64.self) != nil else { return }
+        try db.execute(SearchIndexSchema.applyQueue)
+    }
 }
