@@ -915,6 +915,286 @@ def test_imported_ccd_on_the_timeline_and_its_documents(t):
         t.daemon.request("POST", "/patients/current", {"id": t.henry})
 
 
+# ---- Search: the header's field, the results panel, a result followed to where the app shows it ----
+
+# Henry's record holds one Troponin result (Aug 18, 2010); the search finds it by its name, by a prefix,
+# and nothing else in his record has the word.
+TROPONIN_DAY = "2010-08-18"
+
+
+def search_for(t, text):
+    """Types `text` into the header's search field and presses Enter; returns the results panel once the
+    daemon's answer is shown (a count, "No results…" or an error)."""
+    field = t.find("#search-input")
+    t.js("arguments[0].focus(); arguments[0].select()", field)
+    field.send_keys(Keys.BACKSPACE)
+    field.send_keys(text, Keys.ENTER)
+    panel = t.find("#search-panel")
+    wait_until(lambda: panel.is_displayed() and panel.get_attribute("aria-busy") is None
+               and t.text("#search-status") and not t.text("#search-status").startswith("Searching"),
+               message=f"the results for {text!r}")
+    return panel
+
+
+def search_results(t):
+    return t.find_all("#search-results .search-result")
+
+
+def close_search(t):
+    ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()
+    wait_until(lambda: not t.find("#search-panel").is_displayed(), message="Escape to close the results")
+
+
+def window_holds(t, hash_, date, entry_id=None, key=None):
+    """Whether the window of this address (#/view/end) holds the date (and the entry, in its array)."""
+    parts = hash_.lstrip("#/").split("/")
+    query = f"page={parts[0]}" + (f"&end={parts[1]}" if len(parts) > 1 else "") + f"&patient={t.henry}"
+    payload = t.daemon.api(f"/timeline.json?{query}")
+    inside = payload["start_date"] <= date <= payload["end_date"]
+    if entry_id and key:
+        inside = inside and entry_id in [e["id"] for e in payload.get(key) or []]
+    return inside
+
+
+def test_search_typed_and_followed_to_the_entry(t):
+    """A word typed in the header's search field and Enter: the panel counts the results and marks the
+    word in each snippet; the first result, followed with the keyboard, moves the window to the entry's
+    date and opens its details. A prefix finds the same entry; a stray quote and an operator break
+    nothing; a query with nothing to search for is answered with the daemon's reason, in the panel."""
+    api = t.daemon.api(f"/search.json?q=troponin&patient={t.henry}")
+    assert api["total"] == 1 and api["results"][0]["title"] == "Troponin", api
+    troponin = api["results"][0]
+    t.open("#/year/2012-06-01", t.henry)  # a window without the result: following it moves the window
+    assert not window_holds(t, "#/year/2012-06-01", troponin["date"])
+    field = t.find("#search-input")
+    assert field.get_attribute("type") == "search" and field.get_attribute("placeholder") == "Search this record"
+    assert t.find('label[for="search-input"]').get_attribute("textContent") == "Search this record"
+    assert t.find("#search-form").get_attribute("role") == "search"
+
+    panel = search_for(t, "Troponin")
+    assert t.text("#search-status") == "1 result for Troponin", t.text("#search-status")
+    results = search_results(t)
+    assert len(results) == 1, [r.text for r in results]
+    result = results[0]
+    assert result.tag_name == "button" and result.get_attribute("data-id") == troponin["id"]
+    assert t.find(".search-title", result).text == "Troponin"
+    assert t.find(".search-type", result).text == "result"
+    assert t.find(".search-date", result).text == "Aug 18, 2010", t.find(".search-date", result).text
+    assert result.get_attribute("aria-label") == "Troponin, result, Aug 18, 2010", result.get_attribute("aria-label")
+    marks = [m.text for m in t.find_all(".search-snippet mark", result)]
+    assert marks and all(m.lower() == "troponin" for m in marks), marks
+    assert result.get_attribute("aria-describedby") == t.find(".search-snippet", result).get_attribute("id")
+    assert t.driver.switch_to.active_element.get_attribute("aria-label") == "Close Search", "the focus is in the panel"
+
+    # The keyboard: Tab from the panel's close button to the result, Enter to follow it.
+    t.driver.switch_to.active_element.send_keys(Keys.TAB)
+    assert t.driver.switch_to.active_element == result, "Tab reaches the first result"
+    t.screenshot("search-troponin-desktop-light", full=False)
+    result.send_keys(Keys.ENTER)
+    wait_until(lambda: not panel.is_displayed(), message="the panel to close")
+    t.wait_rendered(f"#/year/{TROPONIN_DAY}", t.henry)
+    assert window_holds(t, f"#/year/{TROPONIN_DAY}", troponin["date"], troponin["id"], "results"), "the window holds the entry"
+    assert t.find("#end-date").get_attribute("value") == TROPONIN_DAY, "Ends on says so"
+    dialog = t.find("#details")
+    wait_until(lambda: dialog.is_displayed() and t.text("#details-title") == "Troponin", message="the entry's details")
+    body = t.text("#details-body")
+    for expected in ["Result", "Date", "Aug 18, 2010", "SNOMED-CT", "261650005", "Your note"]:
+        assert expected in body, f"{expected!r} in the details: {body}"
+    t.screenshot("search-followed-details-desktop-light", full=False)
+    t.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not dialog.is_displayed(), message="Escape to close the details")
+    focused = t.driver.switch_to.active_element
+    assert focused.tag_name != "body" and t.js("return document.getElementById('main').contains(arguments[0])", focused), \
+        "the focus lands on the timeline, not lost"
+
+    # A prefix (4 and 5 letters) finds the same entry.
+    for prefix in ("trop", "tropo"):
+        search_for(t, prefix)
+        assert t.text("#search-status") == f"1 result for {prefix}", t.text("#search-status")
+        found = search_results(t)
+        assert [r.get_attribute("data-id") for r in found] == [troponin["id"]], [r.text for r in found]
+        assert t.find(".search-snippet mark", found[0]).text.lower().startswith(prefix)
+        close_search(t)
+        assert t.driver.switch_to.active_element.get_attribute("id") == "search-input", "Escape returns to the search field"
+
+    # A stray quote and an operator: results or a clear message, never a broken panel. (A lone quote has
+    # no words: the daemon's 400, in the panel.)
+    t.allowed_console = ["the server responded with a status of 400"]
+    for query in ['"troponin OR', 'troponin AND (', '"', 'NEAR/2 "heart']:
+        search_for(t, query)
+        status = t.text("#search-status")
+        count = len(search_results(t))
+        assert (count and status.endswith(f"for {query}")) or status.startswith("No results for") or \
+            "error" in t.find("#search-status").get_attribute("class"), f"{query!r}: {status!r} with {count} results"
+        close_search(t)
+
+    # Nothing to search for: the daemon's 400 said in the panel (no alert), and the app goes on.
+    search_for(t, "!!! ???")
+    status = t.find("#search-status")
+    assert "error" in status.get_attribute("class") and "no words to search for" in status.text, status.text
+    assert not search_results(t)
+    close_search(t)
+    # An empty field searches nothing and leaves the focus there.
+    t.find("#search-input").clear()
+    t.find("#search-input").send_keys(Keys.ENTER)
+    assert not t.find("#search-panel").is_displayed()
+    assert t.driver.switch_to.active_element.get_attribute("id") == "search-input"
+
+
+def test_search_pages_vital_signs_notes_and_document_sections(t):
+    """More results loads the next page; a vital sign reading opens its reading (its chart marked behind);
+    a note of yours moves the window to its day and opens it; a document's section opens in Documents."""
+    post = None
+    eve = None
+    known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
+    try:
+        # Paging: Henry has 21 triglyceride results, 20 a page.
+        t.open("#/year/2012-06-01", t.henry)
+        search_for(t, "triglycerides")
+        assert t.text("#search-status") == "21 results for triglycerides", t.text("#search-status")
+        assert len(search_results(t)) == 20
+        assert t.text("#search-shown") == "Showing 20 of 21."
+        t.js("arguments[0].scrollTop = arguments[0].scrollHeight", t.find("#search-panel"))
+        t.screenshot("search-first-page-desktop-light", full=False)
+        more = t.find("#search-more")
+        assert more.is_displayed() and more.text == "More results"
+        t.js("arguments[0].focus()", more)
+        more.send_keys(Keys.ENTER)
+        wait_until(lambda: len(search_results(t)) == 21, message="the second page")
+        assert t.driver.switch_to.active_element == search_results(t)[20], "the focus goes to the first new result"
+        assert not t.find("#search-more").is_displayed() and not t.find("#search-foot").is_displayed()
+        ids = [r.get_attribute("data-id") for r in search_results(t)]
+        assert len(set(ids)) == 21, "no result twice"
+        close_search(t)
+
+        # A vital sign: its reading, with the chart it is drawn in (from a window after Henry's record).
+        t.open("#/year/2020-01-01", t.henry)
+        oxygen = t.daemon.api(f"/search.json?q=oxygen&patient={t.henry}")["results"][0]
+        assert oxygen["type"] == "vital_sign", oxygen
+        search_for(t, "oxygen")
+        first = search_results(t)[0]
+        assert first.get_attribute("data-id") == oxygen["id"] and t.find(".search-type", first).text == "vital sign"
+        t.js("arguments[0].focus()", first)
+        first.send_keys(Keys.ENTER)
+        day = time.strftime("%Y-%m-%d", time.gmtime(oxygen["date"]))
+        t.wait_rendered(f"#/year/{day}", t.henry)
+        wait_until(lambda: t.find("#details").is_displayed() and t.text("#details-title") == "Oxygen Saturation", message="the reading's details")
+        body = t.text("#details-body")
+        assert "Vital sign" in body and "Value" in body and "Oxygen Saturation" in body and "Your note" not in body, body
+        chart = t.find('#vitals .chart[data-title="Oxygen Saturation"]')
+        assert "found" in chart.get_attribute("class"), "the chart is marked"
+        t.screenshot("search-vital-sign-desktop-light", full=False)
+        t.click([b for b in t.find_all("#details button") if b.text == "Show the chart"][0])
+        wait_until(lambda: not t.find("#details").is_displayed(), message="the details to close")
+        assert t.driver.switch_to.active_element == chart, "the focus goes to the chart"
+
+        # A note of yours (posted now): the window moves to today's and the note opens.
+        status, post = t.daemon.request("POST", "/timeline.json?key=medication", {"description": "Quillwort tincture 5 ml", "dose": "5 ml"})
+        assert status == 201, post
+        search_for(t, "quillwort")
+        found = search_results(t)
+        assert len(found) == 1 and found[0].get_attribute("data-kind") == "post", [r.text for r in found]
+        assert t.find(".search-type", found[0]).text == "your medication"
+        t.click(found[0])
+        t.wait_rendered("#/year", t.henry)
+        wait_until(lambda: t.find("#details").is_displayed() and t.text("#details-title") == "Medication added", message="the note's details")
+        assert "Recorded by you" in t.text("#details-body") and "Quillwort tincture 5 ml" in t.text("#details-body")
+        assert "found" in t.find(f'#posts .post[data-id="{post["id"]}"]').get_attribute("class"), "the note is marked in Your notes"
+        close_details(t)
+
+        # A document's section: Documents opens on it. Eve's small clinic note, imported for the test.
+        path = t.daemon.work / "search-note.xml"
+        path.write_text(MARKUP_DOCUMENT)
+        status, raw = t.daemon.http("POST", f"/imports/files?name={path.name}", path.read_bytes(), content_type="application/xml")
+        assert status == 202, (status, raw[:300])
+        job = json.loads(raw)["job"]["id"]
+        report = wait_until(lambda: (lambda d: d["job"]["state"] == "done" and d)(t.daemon.api(f"/imports/jobs/{job}")),
+                            interval=0.1, message="the document's import")["report"]
+        eve = report["patients"][0]["id"]
+        t.daemon.request("POST", "/patients/current", {"id": eve})
+        t.open("#/year", "Eve Betterhalf")
+        panel = search_for(t, "glucose")
+        found = search_results(t)
+        assert len(found) == 1 and found[0].get_attribute("data-kind") == "section", [r.text for r in found]
+        assert t.find(".search-type", found[0]).text == "document section"
+        assert t.find(".search-title", found[0]).text.startswith("ASSESSMENT"), t.find(".search-title", found[0]).text
+        assert t.find(".search-date", found[0]).text == "Mar 1, 2010"
+        t.js("arguments[0].focus()", found[0])
+        found[0].send_keys(Keys.ENTER)
+        wait_until(lambda: not panel.is_displayed() and t.find("#documents").is_displayed(), message="Documents")
+        section = document_section(t, document_cards(t)[0], "ASSESSMENT")
+        assert section.get_attribute("open") is not None, "the section is open"
+        assert "found" in section.get_attribute("class")
+        assert t.driver.switch_to.active_element == t.find("summary", section), "the section has the focus"
+        assert "Glucose <100 mg/dL" in t.find(".section-text", section).text
+        visible = t.js("""const r = arguments[0].getBoundingClientRect(), d = arguments[1].getBoundingClientRect();
+                          return r.top >= d.top && r.top < d.bottom;""", section, t.find("#documents"))
+        assert visible, "the section is scrolled into view"
+        t.screenshot("search-document-section-desktop-light", full=False)
+        close_documents(t)
+        assert t.driver.switch_to.active_element.get_attribute("id") == "search-input", "back to the search field"
+    finally:
+        if post and post.get("id"):
+            t.daemon.request("DELETE", f"/timeline/entries/{post['id']}")
+        for patient in t.daemon.api("/patients.json")["patients"]:
+            if patient["id"] not in known:
+                t.daemon.request("DELETE", f"/patients/{patient['id']}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+def test_search_marks_are_text(t):
+    """A note holding markup, found by a search: the snippet shows the markup as text, the matched word
+    in a <mark>, and no element of the note reaches the page. Screenshots of the results at a desktop
+    and a phone width, light and dark."""
+    note = "Called the lab: <img src=x onerror=alert(1)> was in the report, quillback"
+    troponin = t.daemon.api(f"/search.json?q=troponin&patient={t.henry}")["results"][0]["id"]
+    status, _ = t.daemon.request("PUT", f"/patients/{t.henry}/entries/{troponin}/annotation", {"note": note})
+    assert status == 200, status
+    try:
+        t.open("#/year/2012-06-01", t.henry)
+        search_for(t, "onerror")
+        found = search_results(t)
+        assert len(found) == 1 and found[0].get_attribute("data-id") == troponin, [r.text for r in found]
+        snippet = t.find(".search-snippet", found[0])
+        assert "<img src=x onerror=alert(1)>" in snippet.text, snippet.text
+        assert [m.text for m in t.find_all("mark", snippet)] == ["onerror"], snippet.get_attribute("innerHTML")
+        assert not t.find_all("#search-panel img, #search-panel script"), "no element of the note"
+        assert t.js("return [...arguments[0].children].every((e) => e.tagName === 'MARK' && e.childElementCount === 0)", snippet), \
+            snippet.get_attribute("innerHTML")
+
+        def shoot(look):
+            if not t.find("#search-panel").is_displayed():
+                search_for(t, "onerror")
+            if look.startswith("phone"):
+                width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", t.find("#search-panel"))
+                assert width[0] <= width[1] + 1, f"the results scroll sideways on a phone: {width}"
+            t.screenshot(f"search-markup-{look}", full=False)
+        each_look(t, shoot)
+        close_search(t)
+
+        # The header and a page of results at each look; on a phone the field has a row of its own.
+        def shoot_results(look):
+            t.js("window.scrollTo(0, 0)")
+            if look.startswith("phone"):
+                form = t.find("#search-form").rect
+                header = t.find(".topbar").rect
+                assert form["width"] >= header["width"] - 40, f"the search field spans the phone's width: {form} in {header}"
+            t.screenshot(f"search-header-{look}", full=False)
+            search_for(t, "heart")
+            t.screenshot(f"search-results-{look}", full=False)
+            close_search(t)
+        each_look(t, shoot_results)
+        # Followed, the note is in the entry's details as the person wrote it, as text.
+        search_for(t, "quillback")
+        t.click(search_results(t)[0])
+        wait_until(lambda: t.find("#details").is_displayed() and t.text("#details-title") == "Troponin", message="the details")
+        wait_until(lambda: t.find("#annotation-note").get_attribute("value") == note, message="the note in the form")
+        assert not t.find_all("#details img")
+        close_details(t)
+    finally:
+        t.daemon.request("DELETE", f"/patients/{t.henry}/entries/{troponin}/annotation")
+
+
 def test_import_panel_is_calm_without_sources(t):
     t.open("#/decade/2011-01-01", t.henry)
     panel = wait_until(lambda: t.find("#imports").text, message="the import panel")
@@ -1141,7 +1421,8 @@ def test_controls_have_names_and_keyboard_reach(t):
         assert visible, f"focus is visible on {seen[-1]}"
         el.send_keys(Keys.TAB)
     joined = " ".join(seen)
-    for wanted in ["skip-link", "patient-select", "sign-out", "lock", "view-button", "step-back", "end-date", "mark", "summary", "level-pain"]:
+    for wanted in ["skip-link", "patient-select", "search-input", "search-submit", "sign-out", "lock", "view-button", "step-back", "end-date",
+                   "mark", "summary", "level-pain"]:
         assert wanted in joined, f"Tab reaches {wanted}: {seen}"
 
 
@@ -1682,6 +1963,9 @@ TESTS = [
     test_add_records_imports_a_fhir_bundle,
     test_add_records_refuses_bad_files,
     test_imported_ccd_on_the_timeline_and_its_documents,
+    test_search_typed_and_followed_to_the_entry,
+    test_search_pages_vital_signs_notes_and_document_sections,
+    test_search_marks_are_text,
     test_note_on_an_entry_and_marked_wrong,
     test_people_names_relationships_and_order,
     test_link_two_records_of_one_person,

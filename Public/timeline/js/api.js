@@ -81,6 +81,10 @@ export const api = {
   deleteAnnotation: (patient, entry) => request('DELETE', `${entryPath(patient, entry)}/annotation`),
   annotations: (patient) => request('GET', `${patientPath(patient)}/annotations.json`),
 
+  // The person's whole record searched (entries, your notes, posts, documents' sections), a page at a time:
+  // {q, patient, type, from, to, limit, cursor}; next_cursor of one page asks for the next.
+  search: (params) => request('GET', '/search.json', { query: params }),
+
   // The C-CDA and C32 documents imported for a person (linked records too), each section's text.
   documents: (patient) => request('GET', `${patientPath(patient)}/documents.json`),
 

@@ -89,6 +89,26 @@ export class DocumentsPanel {
     this.dialog.querySelector('[data-close]').focus();
   }
 
+  /**
+   * Opens the panel on one section (a search result: `{document id}#{section number}`): that section's
+   * block open, scrolled into view and focused. False when the person shown has no such section.
+   */
+  async openSection(documentId, number, trigger) {
+    if (!this.documents.some((doc) => doc.id === documentId)) await this.refresh();
+    const index = this.documents.findIndex((doc) => doc.id === documentId);
+    if (index === -1 || !this.documents[index].sections?.[number]) return false;
+    this.open(trigger);
+    const card = this.list.children[index];
+    const section = card?.querySelectorAll('.document-section')[number];
+    if (!section) return false;
+    for (const found of this.list.querySelectorAll('.document-section.found')) found.classList.remove('found');
+    section.open = true;
+    section.classList.add('found');
+    section.scrollIntoView({ block: 'start' });
+    section.querySelector('summary').focus({ preventScroll: true });
+    return true;
+  }
+
   close() {
     if (this.dialog.open) this.dialog.close();
   }

@@ -6,11 +6,11 @@
 
 import { h, clear } from './dom.js';
 import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
-import { LANES, POST_LANE, CLOSED_STATUSES } from './lane-layout.js';
+import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES } from './lane-layout.js';
 import { describePost } from './posts.js';
 import { annotationSection, annotationTags, isStruck } from './annotations.js';
 
-const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : { type, name: type, one: type });
+const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : type === 'vital_sign' ? VITAL_LANE : { type, name: type, one: type });
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export class EntryDetails {
@@ -120,7 +120,9 @@ export class EntryDetails {
     this.entryId = entry.id;
     this.title.textContent = entry.description || capital(lane.one);
     body.append(kind(lane, capital(lane.one)));
-    const annotation = this.annotations ? annotationSection(entry, {
+    // A vital sign reading (item.chart: the chart it is drawn in) is a value and a date; notes are for lane entries.
+    const reading = lane === VITAL_LANE;
+    const annotation = this.annotations && !reading ? annotationSection(entry, {
       save: (data) => this.annotations.save(entry, data),
       remove: () => this.annotations.remove(entry),
       onChange: () => this.annotations.onChange(entry),
@@ -139,11 +141,13 @@ export class EntryDetails {
     } else {
       addFact(facts, 'Date', formatDate(entry.date));
     }
-    addFact(facts, 'Status', entry.status ? capital(entry.status) : 'Not recorded');
+    if (!reading || entry.status) addFact(facts, 'Status', entry.status ? capital(entry.status) : 'Not recorded');
     const value = valueText(entry);
     if (value) addFact(facts, 'Value', value);
     const codes = Object.entries(entry.codes || {});
-    if (codes.length) {
+    if (reading && !codes.length) {
+      // The charts carry no codes: nothing to say.
+    } else if (codes.length) {
       const list = h('ul', { class: 'codes' });
       for (const [system, values] of codes) {
         list.append(h('li', null, h('span', { class: 'system' }, system), ...values.map((code, i) => [i ? ', ' : '', h('code', null, code)])));
@@ -156,6 +160,10 @@ export class EntryDetails {
       addFact(facts, 'Sources', entry.sources.map((source) => (source === 'files' ? 'imported files' : source)).join(', '));
     }
     body.append(facts);
+    if (reading && item.chart) {
+      body.append(h('p', { class: 'note' }, `One reading of the “${item.chart}” chart under Vital signs.`),
+        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => this.close() }, 'Show the chart')));
+    }
     if (annotation) body.append(annotation.section);
   }
 }

@@ -16,6 +16,8 @@ export const LANES = [
   { type: 'medical_equipment', key: 'medical_equipment', name: 'Medical equipment', one: 'medical equipment', many: 'medical equipment' },
 ];
 export const POST_LANE = { type: 'post', name: 'Your notes', one: 'note' };
+/** Vital signs are charted, not on a lane; one reading still has its details (found by a search). */
+export const VITAL_LANE = { type: 'vital_sign', name: 'Vital signs', one: 'vital sign' };
 
 /** Statuses that end a condition, medication or allergy: the server's rule, from /patients.json. */
 export const CLOSED_STATUSES = new Set();
