@@ -204,6 +204,17 @@ public actor JobRunner {
             } catch {
                 if case .closed = error {} else { onEvent(.problem("the end of import job \(job.id) could not be recorded: \(error)")) }
             }
+            // The audit trail: a sync's end (an upload's import was noted when it was uploaded); ids and counts only.
+            if job.sourceKind != .file {
+                let result: String = switch end {
+                case .done: "done, \(done) patients"
+                case .failed: "failed"
+                case .needsSignIn: "needs sign-in"
+                case .retry: "will retry"
+                case .release: "stopped"
+                }
+                try? await store.recordAudit(AuditEvent(at: now(), action: .sync, actor: "source \(job.sourceName)", detail: "job \(job.id) \(result)"))
+            }
         }
         var ended = job
         if let stored = try? await store.importJob(id: job.id) {

@@ -1,3 +1,4 @@
+import Foundation
 import Store
 import Synchronization
 
@@ -35,11 +36,20 @@ public final class RunProgress: Sendable {
     public func record(_ summary: ImportSummary) { state.withLock { $0.counts.add(summary) } }
     public func recordNotModified() { state.withLock { $0.counts.patientsNotModified += 1 } }
 
-    public func recordFailure(_ error: SyncError) {
+    /// A patient failed. With `recordID`, the failure is told of the store's patient id instead: a record id
+    /// is a medical record number, and job errors and logs never hold one (the URL of a record holds it too).
+    public func recordFailure(_ error: SyncError, recordID: String? = nil, patientID: String? = nil) {
+        var text = error.description
+        if let recordID, let patientID, !recordID.isEmpty {
+            let encoded = recordID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? recordID
+            text = text.replacingOccurrences(of: "record " + recordID, with: "patient " + patientID)
+                .replacingOccurrences(of: encoded, with: "(patient " + patientID + ")")
+                .replacingOccurrences(of: recordID, with: "(patient " + patientID + ")")
+        }
         state.withLock { state in
             state.counts.patientsFailed += 1
             if error.isTransient { state.transientFailures += 1 }
-            if state.firstFailure == nil { state.firstFailure = error.description }
+            if state.firstFailure == nil { state.firstFailure = text }
         }
     }
 }

@@ -133,7 +133,8 @@ struct RHExSync: Sendable {
                                                            progressDone: done, now: now())
                 } catch {
                     if case .closed = error { throw SyncError.stopped }
-                    progress.recordFailure(.store("record \(recordID): \(error.description)"))
+                    progress.recordFailure(.store("record \(recordID): \(error.description)"), recordID: recordID,
+                                           patientID: Patient.id(sourceName: source.name, recordID: recordID))
                     onProgress(done, progress.snapshot.total)
                     return nil
                 }
@@ -147,7 +148,7 @@ struct RHExSync: Sendable {
             case .needsSignIn, .leaseLost, .stopped:
                 return SyncOutcome.of(error)
             default:
-                progress.recordFailure(error)
+                progress.recordFailure(error, recordID: recordID, patientID: Patient.id(sourceName: source.name, recordID: recordID))
                 onProgress(progress.advance(), progress.snapshot.total)
                 return nil
             }

@@ -27,11 +27,17 @@ public final class Store: Sendable {
         public init(entryEncoder: (any EntryEncoder)? = nil) { self.entryEncoder = entryEncoder }
     }
 
-    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?) {
+    /// Opens another database file with the store's key (a backup's copy), without the key leaving the
+    /// closure that holds it, as the pool's readers are opened.
+    let openWithStoreKey: @Sendable (String) throws -> Database
+
+    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?,
+                 openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
         self.directory = directory
         self.pool = pool
         self.commits = commits
         self.entryEncoder = entryEncoder
+        self.openWithStoreKey = openWithStoreKey
     }
 
     deinit { close() }
@@ -100,7 +106,9 @@ public final class Store: Sendable {
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder)
+        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder) { other in
+            try Database(path: other, key: key, mode: .readWriteCreate, configuration: configuration)
+        }
     }
 
     /// Unlocks with the password from the key file and opens the store.

@@ -22,6 +22,8 @@ public final class TimelineApp: Sendable {
         /// Lock the store after this many seconds without an authenticated request; 0 never does.
         public var idleLockSeconds: Int64 = 30 * 60
         public var loginThrottle = LoginThrottle.Settings()
+        /// The daemon's own backups (`--backup-dir`); nil takes none.
+        public var backups: BackupSchedule.Settings?
         public init() {}
     }
 
@@ -34,6 +36,10 @@ public final class TimelineApp: Sendable {
     let throttle: LoginThrottle
     let tokenUse = TokenUse()
     let tokenCache = TokenCache()
+    /// The audit trail's writer (events kept while the store is locked).
+    public let audit = AuditTrail()
+    /// The backup schedule, when the daemon takes backups.
+    public let backups: BackupSchedule?
     /// The timeline's read path: window memo, payload cache, snapshot reads.
     let timeline: TimelineReader
     let logger: Logger
@@ -50,16 +56,18 @@ public final class TimelineApp: Sendable {
         self.sessions = SessionStore(now: now())
         self.timeline = TimelineReader(calendar: configuration.calendar)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
+        self.backups = configuration.backups.map(BackupSchedule.init(settings:))
     }
 
     /// The access policy, to run in front of every route.
-    public func middleware() -> [any Middleware] { [AccessPolicy(app: self)] }
+    public func middleware() -> [any Middleware] { [AccessPolicy(app: self), AuditMiddleware(app: self)] }
 
     /// Drops the key from memory and ends every session.
     public func lockNow(reason: String) {
         guard !gate.isLocked else { return }
         // Sessions end first: once the gate reads locked, no session of before may still be valid.
         sessions.endAll()
+        if reason != "by request" { audit.keep(AuditEvent(at: now(), action: .lock, actor: "daemon", detail: reason)) }
         gate.lock()
         timeline.forget()
         logger.notice("the store was locked (\(reason))")
@@ -93,6 +101,8 @@ public final class TimelineApp: Sendable {
         SourcePatientRoutes(app: self).register(in: &router)
         DocumentRoutes(app: self).register(in: &router)
         SearchRoutes(app: self).register(in: &router)
+        AuditRoutes(app: self).register(in: &router)
+        BackupRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -17,12 +17,14 @@ export function onSignedOut(fn) {
   listeners.add(fn);
 }
 
-async function request(method, path, { query, body, raw, quiet } = {}) {
+async function request(method, path, { query, body, raw, quiet, background } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, value);
   }
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' };
+  // A poll the page makes on its own is not the person using the store: it must not keep it from locking.
+  if (background) init.headers['X-Hreaderd-Background'] = '1';
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -65,7 +67,7 @@ export const api = {
   timeline: (page, end, patient) => request('GET', '/timeline.json', { query: { page, end, patient } }),
   post: (key, data, patient) => request('POST', '/timeline.json', { query: { key, patient }, body: data }),
   deletePost: (id) => request('DELETE', `/timeline/entries/${encodeURIComponent(id)}`),
-  imports: () => request('GET', '/imports.json'),
+  imports: () => request('GET', '/imports.json', { background: true }),
   // No body: every source; {"source": name}: that one.
   syncNow: (source) => request('POST', '/imports', source ? { body: { source } } : {}),
   // One file a request: its raw bytes, named by `name`; `patient`: add it to that person's record.
@@ -73,7 +75,7 @@ export const api = {
     query: { name: file.name, patient },
     raw: { body: file, type: file.type || 'application/octet-stream' },
   }),
-  importJob: (id) => request('GET', `/imports/jobs/${encodeURIComponent(id)}`),
+  importJob: (id) => request('GET', `/imports/jobs/${encodeURIComponent(id)}`, { background: true }),
   exportURL: (id) => `/patients/${encodeURIComponent(id)}/export.json`,
 
   // Your note on an entry: {note, struck, reason, medication} replaces the whole annotation.

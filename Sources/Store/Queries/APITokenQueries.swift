@@ -53,8 +53,15 @@ extension Store {
     }
 
     /// Records that a token was used (the caller throttles this: it is a write).
+    /// Notes a token's use; its first use of a (UTC) day goes into the audit trail.
     public func touchToken(id: String, at time: Int64) async throws(StoreError) {
-        try await write { db in try db.execute("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", [time, id]) }
+        try await write { db in
+            let last = try db.scalar("SELECT last_used_at FROM api_tokens WHERE id = ?", [id], as: Int64.self)
+            try db.execute("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", [time, id])
+            if last.map({ $0 / 86_400 != time / 86_400 }) ?? true {
+                try AuditQueries.append(AuditEvent(at: time, action: .tokenUsed, actor: "token:" + id), in: db)
+            }
+        }
     }
 
     static func tokenHash(_ token: String) -> [UInt8] { StableID.sha256(Array(token.utf8)) }

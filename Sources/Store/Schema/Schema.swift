@@ -300,5 +300,23 @@ enum Schema {
             try db.execute(SearchIndexSchema.rebuild)
             try SearchIndex.apply(in: db)
         },
+        // The audit trail: who did what to which patient, and when (never record contents). Rows are only
+        // appended, and removed by age; an update is refused by the database itself.
+        Migration(version: 8, name: "audit trail") { db in
+            try db.execute("""
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    action TEXT NOT NULL,
+                    actor TEXT NOT NULL,
+                    patient_id TEXT,
+                    detail TEXT
+                );
+                CREATE INDEX audit_log_by_time ON audit_log (at);
+                CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log BEGIN
+                    SELECT RAISE(ABORT, 'the audit trail is append-only');
+                END;
+                """)
+        },
     ]
 }

@@ -32,9 +32,13 @@ struct AccessPolicy: Middleware {
         }
         let store = try app.store()
         let now = app.now()
+        // A page polling in the background (import status) says so: that is not a person using the store, and
+        // does not keep it from locking when idle.
+        let background = request.headers.first(name: Self.backgroundHeader) == "1"
         if let session = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init)),
-           app.sessions.validate(session, now: now) {
+           app.sessions.validate(session, now: now, active: !background) {
             context.values[SessionIDKey.self] = session
+            context.values[ActorKey.self] = "session " + String(StableID.make("s", [session]).dropFirst(2).prefix(8))
             return try await next(request, context)
         }
         if let token = Self.bearerToken(request) {
@@ -49,11 +53,13 @@ struct AccessPolicy: Middleware {
                 }
             }
             if let tokenID = verified {
-                app.sessions.noteActivity(now: now)
+                if !background { app.sessions.noteActivity(now: now) }
                 if app.tokenUse.shouldRecord(tokenID, now: now) {
-                    // Best effort, off the request's path: a failed note of use must not fail the request.
+                    // Best effort, off the request's path: a failed note of use must not fail the request. The
+                    // first use of a day is in the audit trail.
                     Task { try? await store.touchToken(id: tokenID, at: now) }
                 }
+                context.values[ActorKey.self] = "token:" + tokenID
                 return try await next(request, context)
             }
         }
@@ -72,6 +78,9 @@ struct AccessPolicy: Middleware {
         }
         return false
     }
+
+    /// The header the web app sends on background polls: `1`.
+    static let backgroundHeader = "X-Hreaderd-Background"
 
     static func bearerToken(_ request: Request) -> String? {
         guard let value = request.headers.first(name: "Authorization") else { return nil }

@@ -25,10 +25,12 @@ public final class SessionStore: Sendable {
         return id
     }
 
-    /// Whether `id` is a live session; marks it (and the daemon) active.
-    public func validate(_ id: String, now: Int64) -> Bool {
+    /// Whether `id` is a live session; marks it (and the daemon) active, unless the request was not a
+    /// person's (`active` false: a page polling in the background).
+    public func validate(_ id: String, now: Int64, active: Bool = true) -> Bool {
         state.withLock { state in
             guard state.sessions[id] != nil else { return false }
+            guard active else { return true }
             state.sessions[id] = now
             state.lastActivity = now
             return true

@@ -31,6 +31,7 @@ struct AnnotateCommand: AsyncParsableCommand {
         defer { store.close() }
         if remove {
             guard try await store.deleteAnnotation(patientID: patient, entryID: entry) else { throw CLIError("\(entry) has no annotation") }
+            store.auditFromCLI(.annotation, patient: patient, detail: "entry \(entry) removed")
             Console.out("removed the annotation of \(entry)")
             return
         }
@@ -39,7 +40,9 @@ struct AnnotateCommand: AsyncParsableCommand {
         switch try await store.setAnnotation(annotation, patientID: patient) {
         case .failure(.unknownPatient): throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         case .failure(.unknownEntry): throw CLIError("the patient has no entry \(entry)")
-        case .success(let saved): Console.out(AnnotationsCommand.line(saved))
+        case .success(let saved):
+            store.auditFromCLI(.annotation, patient: patient, detail: "entry \(entry)")
+            Console.out(AnnotationsCommand.line(saved))
         }
     }
 }

@@ -24,6 +24,7 @@ struct ExportCommand: ParsableCommand {
         guard let document = try ExportDocument.encodePersonSync(patientID: patient, from: store) else {
             throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         }
+        store.auditFromCLI(.export, patient: patient)
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: Data(document + [0x0a]), attributes: [.posixPermissions: 0o600]) else {
                 throw CLIError("cannot write \(output)")

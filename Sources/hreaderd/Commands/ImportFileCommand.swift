@@ -46,6 +46,7 @@ struct ImportFileCommand: AsyncParsableCommand {
                     files = try InputFiles.folder(path)
                 } else if try isRHExRecordFile(path) {
                     failures += importRHEx(path, store: store, options: options)
+                    store.auditFromCLI(.importFiles, detail: "RHEx record file")
                     continue
                 } else {
                     files = [ImportInputFile(name: path, bytes: try InputFiles.file(path, maxBytes: FHIRLimits.defaultMaxFileBytes))]
@@ -61,6 +62,8 @@ struct ImportFileCommand: AsyncParsableCommand {
             }
             for line in report.lines { Console.out(line) }
             if report.hasFailures { failures += 1 }
+            // Counts only: a file's name may be a person's.
+            store.auditFromCLI(.importFiles, detail: "\(files.count) files, \(report.patients.count) patients, \(report.totals.entriesAdded) entries added")
         }
         if failures > 0 {
             throw CLIError("\(failures) file\(failures == 1 ? "" : "s") or record\(failures == 1 ? "" : "s") could not be imported in whole (see above); the rest was imported")

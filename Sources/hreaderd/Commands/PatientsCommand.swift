@@ -91,6 +91,7 @@ struct PatientsCommand: AsyncParsableCommand {
             guard let patient = try store.updatePersonSync(id: patient, change) else {
                 throw CLIError("there is no patient \(self.patient) (see `hreaderd patients`)")
             }
+            store.auditFromCLI(.patientChange, patient: patient.id, detail: "names, relationship or order")
             Console.out("\(patient.id): \(patient.shownName), relationship \(patient.relationship?.rawValue ?? "-"), order \(patient.order.map(String.init) ?? "-")")
         }
     }
@@ -117,6 +118,7 @@ struct PatientsCommand: AsyncParsableCommand {
                 throw CLIError("this removes \(found.shownName) with \(found.entryCount) entries and every note on them; run again with --yes to do it")
             }
             _ = try store.removePatientSync(id: patient)
+            store.auditFromCLI(.deletion, patient: patient, detail: "patient removed")
             Console.out("removed \(patient) (\(found.shownName))")
         }
     }
@@ -139,7 +141,9 @@ struct PatientsCommand: AsyncParsableCommand {
             switch try await store.linkPatient(other, into: patient) {
             case .failure(.unknownPatient(let id)): throw CLIError("there is no patient \(id) (see `hreaderd patients`)")
             case .failure: throw CLIError("\(patient) and \(other) are one person already")
-            case .success(let members): Console.out("one person: \(members.joined(separator: ", "))")
+            case .success(let members):
+                store.auditFromCLI(.patientChange, patient: patient, detail: "linked")
+                Console.out("one person: \(members.joined(separator: ", "))")
             }
         }
     }
@@ -161,7 +165,9 @@ struct PatientsCommand: AsyncParsableCommand {
             switch try await store.unlinkPatient(other, from: patient) {
             case .failure(.unknownPatient(let id)): throw CLIError("there is no patient \(id) (see `hreaderd patients`)")
             case .failure: throw CLIError("\(other) is not linked into the person of \(patient)")
-            case .success: Console.out("\(other) is a person of its own again")
+            case .success:
+                store.auditFromCLI(.patientChange, patient: patient, detail: "unlinked from \(other)")
+                Console.out("\(other) is a person of its own again")
             }
         }
     }

@@ -48,6 +48,18 @@ struct ServeCommand: AsyncParsableCommand {
     var syncTimeout: Double = 30
 
     // For tests: shorter leases and backoffs than a real server deserves.
+    @Option(name: .long, help: ArgumentHelp("Take backups into this directory (one file each; see `hreaderd restore`).", valueName: "dir"))
+    var backupDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Hours between backups (with --backup-dir).", valueName: "hours"))
+    var backupEvery: Double = 24
+
+    @Option(name: .long, help: ArgumentHelp("Backups to keep (with --backup-dir); older ones are removed after a good one.", valueName: "n"))
+    var backupKeep: Int = 7
+
+    @Option(name: .long, help: ArgumentHelp("Days the audit trail keeps an event.", valueName: "days"))
+    var auditKeepDays: Int = 730
+
     @Option(name: .long, help: .hidden) var syncLease: Int64?
     @Option(name: .long, help: .hidden) var syncRetryBase: Double?
 
@@ -57,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard syncTimeout > 0 && syncTimeout <= 3600 else { throw ValidationError("--sync-timeout must be more than 0 and at most 3600 seconds") }
         guard shutdownGrace >= 0 && shutdownGrace <= 600 else { throw ValidationError("--shutdown-grace must be 0…600 seconds") }
         guard idleLock >= 0 && idleLock <= 7 * 24 * 60 else { throw ValidationError("--idle-lock must be 0…10080 minutes") }
+        guard backupEvery >= 0.01 && backupEvery <= 24 * 365 else { throw ValidationError("--backup-every must be 0.01…8760 hours") }
+        guard (1...1000).contains(backupKeep) else { throw ValidationError("--backup-keep must be 1…1000") }
+        guard (1...36_500).contains(auditKeepDays) else { throw ValidationError("--audit-keep-days must be 1…36500") }
     }
 
     func run() async throws {
@@ -79,6 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no web app directory found; serving the API only (pass --public-dir)")
         }
         appConfiguration.idleLockSeconds = Int64(idleLock) * 60
+        appConfiguration.backups = backupDir.map {
+            BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
+        }
         let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory), logger: logger)
 
         var serverConfiguration = HTTPServer.Configuration()
@@ -97,6 +115,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         logger.info(gate.isLocked ? "the store is locked: sign in at the web app" : "the store is unlocked")
         let idleLockTask = Task { await app.runIdleLock() }
+        let backupTask = app.backups.map { schedule in Task { await schedule.run(app: app) } }
+        let auditKeepSeconds = Int64(auditKeepDays) * 86_400
+        let auditPruneTask = Task {
+            // Hourly, while unlocked: events older than --audit-keep-days go (the only deletion there is).
+            while !Task.isCancelled {
+                if let store = try? gate.store() { _ = try? store.pruneAudit(olderThan: Store.now() - auditKeepSeconds) }
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
         let supervisor = ServiceSupervisor(environment: global.environment, logger: logger)
         supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
         let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
@@ -110,6 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("stopping (signal \(signal)); finishing requests in flight")
         supervisorTask.cancel()
         idleLockTask.cancel()
+        backupTask?.cancel()
+        auditPruneTask.cancel()
         // Running imports are cut short and queued again, to resume at the next start.
         await imports.stop()
         await server.shutdown(gracePeriod: .seconds(shutdownGrace))

@@ -18,6 +18,7 @@ struct TokenCommand: ParsableCommand {
             let store = try global.openStore()
             defer { store.close() }
             let (token, info) = try await store.createToken(name: name)
+            store.auditFromCLI(.tokenCreated, detail: "token \(info.name) (\(info.id))")
             Console.err("created token \(info.id) (\(info.name)); it is shown only now:")
             Console.out(token)
         }
@@ -51,6 +52,7 @@ struct TokenCommand: ParsableCommand {
             let store = try global.openStore()
             defer { store.close() }
             guard try await store.revokeToken(id: id) else { throw CLIError("there is no token \(id) (see `hreaderd token list`)") }
+            store.auditFromCLI(.tokenRevoked, detail: "token \(id)")
             Console.out("revoked \(id)")
         }
     }

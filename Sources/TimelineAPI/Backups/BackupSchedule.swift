@@ -1,0 +1,117 @@
+import Foundation
+import Store
+import Synchronization
+
+/// The daemon's own backups: every `every` seconds into `directory` (`hreaderd-YYYYMMDD-HHMMSS.hrdbak`),
+/// the newest `keep` kept. A backup that fails is reported and retried after `retrySeconds`, and never
+/// removes a good one; while the store is locked, none is taken (the key is not in memory).
+public final class BackupSchedule: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var directory: String
+        public var everySeconds: Int64
+        public var keep: Int
+        public var retrySeconds: Int64 = 15 * 60
+
+        public init(directory: String, everySeconds: Int64, keep: Int) {
+            self.directory = directory
+            self.everySeconds = everySeconds
+            self.keep = keep
+        }
+    }
+
+    /// The last attempt, as `/backups.json` shows it.
+    public struct Attempt: Sendable, Equatable {
+        public var at: Int64
+        public var ok: Bool
+        public var file: String?
+        public var bytes: Int64?
+        public var seconds: Double?
+        public var error: String?
+    }
+
+    public struct Status: Sendable, Equatable {
+        public var last: Attempt?
+        public var lastGood: Attempt?
+        public var nextAt: Int64?
+    }
+
+    public let settings: Settings
+    static let suffix = ".hrdbak"
+    private let state = Mutex(Status())
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    public var status: Status { state.withLock { $0 } }
+
+    /// The backups in the directory, newest first (name, bytes).
+    public func files() -> [(name: String, bytes: Int64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        return names.filter { $0.hasPrefix("hreaderd-") && $0.hasSuffix(Self.suffix) }.sorted(by: >).map { name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: settings.directory + "/" + name)[.size] as? Int) ?? 0
+            return (name, Int64(size))
+        }
+    }
+
+    /// Runs until cancelled: a backup when one is due and the store is open.
+    public func run(app: TimelineApp) async {
+        state.withLock { $0.nextAt = app.now() + 60 }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(10))
+            guard let due = status.nextAt, app.now() >= due, let store = try? app.gate.store() else { continue }
+            await backUp(store: store, app: app)
+        }
+    }
+
+    /// One backup now (also the schedule's), then the old ones beyond `keep` removed.
+    @discardableResult
+    public func backUp(store: Store, app: TimelineApp) async -> Attempt {
+        let now = app.now()
+        let name = "hreaderd-" + Self.stamp(now) + Self.suffix
+        let path = settings.directory + "/" + name
+        let started = Date()
+        let settings = self.settings
+        let result: Result<BackupFile.Info, StoreError> = await Task.detached {
+            do {
+                try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                return .failure(StoreError.io("cannot create \(settings.directory): \(error.localizedDescription)"))
+            }
+            do throws(StoreError) { return .success(try store.backup(to: path, now: now)) } catch { return .failure(error) }
+        }.value
+        var attempt = Attempt(at: now, ok: false)
+        switch result {
+        case .success(let info):
+            attempt = Attempt(at: now, ok: true, file: name, bytes: info.fileBytes, seconds: Date().timeIntervalSince(started))
+            removeOld()
+            await app.audit.record(AuditEvent(at: now, action: .backup, actor: "daemon", detail: "\(name), \(info.fileBytes) bytes"), store: store)
+            app.logger.info("backup written: \(name) (\(info.fileBytes) bytes)")
+        case .failure(let error):
+            attempt.error = error.description
+            await app.audit.record(AuditEvent(at: now, action: .backupFailed, actor: "daemon", detail: String(error.description.prefix(120))), store: store)
+            app.logger.error("backup failed; the previous backups are kept, and it is tried again in \(settings.retrySeconds / 60) minutes: \(error)")
+        }
+        state.withLock { status in
+            status.last = attempt
+            if attempt.ok { status.lastGood = attempt }
+            status.nextAt = now + (attempt.ok ? settings.everySeconds : settings.retrySeconds)
+        }
+        return attempt
+    }
+
+    /// Only after a good backup: the oldest beyond `keep` go.
+    private func removeOld() {
+        for old in files().dropFirst(max(1, settings.keep)) {
+            unlink(settings.directory + "/" + old.name)
+        }
+    }
+
+    static func stamp(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(format: "%04d%02d%02d-%02d%02d%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}
