@@ -36,15 +36,18 @@ public final class RunProgress: Sendable {
     public func record(_ summary: ImportSummary) { state.withLock { $0.counts.add(summary) } }
     public func recordNotModified() { state.withLock { $0.counts.patientsNotModified += 1 } }
 
-    /// A patient failed. With `recordID`, the failure is told of the store's patient id instead: a record id
-    /// is a medical record number, and job errors and logs never hold one (the URL of a record holds it too).
+    /// A patient failed. With `recordID`, the failure names the store's patient id instead: a record id is a
+    /// medical record number, and job errors and logs never hold one (a record's URL holds it too, as path
+    /// segments).
     public func recordFailure(_ error: SyncError, recordID: String? = nil, patientID: String? = nil) {
         var text = error.description
         if let recordID, let patientID, !recordID.isEmpty {
-            let encoded = recordID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? recordID
-            text = text.replacingOccurrences(of: "record " + recordID, with: "patient " + patientID)
-                .replacingOccurrences(of: encoded, with: "(patient " + patientID + ")")
-                .replacingOccurrences(of: recordID, with: "(patient " + patientID + ")")
+            let shown = "{patient \(patientID)}"
+            text = text.replacingOccurrences(of: "record " + recordID + ":", with: "patient " + patientID + ":")
+            for form in Set([recordID, recordID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recordID]) {
+                text = text.replacingOccurrences(of: "/" + form + "/", with: "/" + shown + "/")
+                    .replacingOccurrences(of: "/" + form + ".", with: "/" + shown + ".")
+            }
         }
         state.withLock { state in
             state.counts.patientsFailed += 1

@@ -12,6 +12,7 @@ extension Store {
     public func backup(to path: String, now: Int64 = Store.now()) throws(StoreError) -> BackupFile.Info {
         let keyFile: [UInt8]
         do { keyFile = try FileSystem.readFile(directory.keyFilePath, limit: BackupFile.maximumKeyFileBytes) } catch { throw .io(error.description) }
+        Self.removeLeftovers(of: path)
         let copy = path + ".db-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(copy + suffix) } }
         try readSync { source in
@@ -31,6 +32,20 @@ extension Store {
             guard check == "ok" else { throw StoreError.io("the backup copy failed its check: \(check ?? "no answer")") }
         }
         return try BackupFile.write(keyFile: keyFile, database: copy, createdAt: now, to: path)
+    }
+
+    /// A backup killed halfway (SIGKILL, power loss) leaves its temporary files beside `path`: those of
+    /// processes that are gone are removed (never a file that looks complete: those have no such suffix).
+    static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path, name = url.lastPathComponent
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            for marker in [".partial-", ".db-"] where entry.hasPrefix(name + marker) {
+                let rest = entry.dropFirst(name.count + marker.count)
+                guard let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                unlink(directory + "/" + entry)
+            }
+        }
     }
 
     /// Restores a backup into `directory`, which must not hold a store unless `replace`: checks the file
