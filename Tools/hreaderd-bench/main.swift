@@ -1,5 +1,5 @@
 // hreaderd-bench: prints the store's and the import's figures.
-// Usage: hreaderd-bench [store] [import] [fhir] [ccda] [search] [timeline] [sync] [--json FILE]   (no section named: all of them)
+// Usage: hreaderd-bench [store] [import] [fhir] [ccda] [search] [backup] [timeline] [sync] [--json FILE]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
@@ -8,6 +8,7 @@
 // fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
 // ccda:   C-CDA import: the largest shared document and a 1 MB document made from it, documents/s and MB/s.
 // search: one-word and prefix queries on a generated 100,000-entry patient (p50, p99), import and size with and without the index.
+// backup: hreaderd backup of a store with a generated 100,000-entry patient: time, size, verify and restore.
 // sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end.
 import Foundation
 import Store
@@ -25,7 +26,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "fhir", "ccda", "search", "timeline", "sync"] }
+if sections.isEmpty { sections = ["store", "import", "fhir", "ccda", "search", "backup", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -53,6 +54,11 @@ do {
         let result = try SearchBenchmark.run()
         SearchBenchmark.printTable(result)
         json.append(#""search":"# + SearchBenchmark.json(result))
+    }
+    if sections.contains("backup") {
+        let result = try BackupBenchmark.run()
+        BackupBenchmark.printTable(result)
+        json.append(#""backup":"# + BackupBenchmark.json(result))
     }
     if sections.contains("timeline") {
         let rows = try await TimelineBenchmark.run()
