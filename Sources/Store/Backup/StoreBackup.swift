@@ -50,8 +50,9 @@ extension Store {
 
     /// Restores a backup into `directory`, which must not hold a store unless `replace`: checks the file
     /// whole, writes the key file and the database under temporary names, unlocks the key with `unlock`
-    /// (the password or the recovery key), checks the database's integrity, then renames both into place.
-    public static func restore(_ path: String, into directory: StateDirectory, replace: Bool = false,
+    /// (the password or the recovery key), checks the database's integrity, notes the restore in its audit
+    /// trail (by `actor`), then renames both into place.
+    public static func restore(_ path: String, into directory: StateDirectory, replace: Bool = false, actor: String = "cli",
                                unlock: (KeyVault) throws(StoreError) -> StoreKey) throws(StoreError) -> BackupFile.Info {
         do {
             try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -72,6 +73,8 @@ extension Store {
             let db = try Database(path: databasePath, key: key, mode: .readWrite)
             let check = try db.scalar("PRAGMA integrity_check", as: String.self)
             guard check == "ok" else { throw StoreError.io("the restored database failed its integrity check: \(check ?? "no answer")") }
+            try Migrator.migrate(db)
+            try AuditQueries.append(AuditEvent(action: .restore, actor: actor, detail: "backup taken at \(info.createdAt)"), in: db)
             try db.execute("PRAGMA journal_mode = DELETE")
         } catch let error as StoreError {
             throw error

@@ -79,11 +79,6 @@ struct RestoreCommand: ParsableCommand {
             if let recovery { return try vault.unlock(recoveryKey: recovery) }
             return try vault.unlock(password: password ?? "")
         }
-        if let store = try? Store.open(at: directory, key: try recovery.map { try directory.keyVault.unlock(recoveryKey: $0) }
-            ?? directory.keyVault.unlock(password: password ?? ""), options: .timeline) {
-            store.auditFromCLI(.restore, detail: "backup taken \(BackupCommand.time(info.createdAt))")
-            store.close()
-        }
         Console.out("restored \(file) (taken \(BackupCommand.time(info.createdAt)), \(BackupCommand.size(info.databaseBytes))) into \(directory.path)")
     }
 }
