@@ -100,10 +100,18 @@ struct DaemonEndToEndTests {
         #expect(timeline.status == 200)
         #expect(timeline.body.contains("Prostate Specific Antigen Test"))
         #expect(try curl("-H", "Authorization: Bearer \(secretToken)", "--data", "note=private+note+\(password.count)", "\(base)/timeline.json?key=levels").status == 201)
+        // A search, an export, the audit trail: their queries and answers stay out of the log too.
+        #expect(try curl("-H", "Authorization: Bearer \(secretToken)", "\(base)/search.json?q=Smith%20prostate").status == 200)
+        let id = try #require((json(try curl("-H", "Authorization: Bearer \(secretToken)", "\(base)/patients.json").body)["patients"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try curl("-H", "Authorization: Bearer \(secretToken)", "\(base)/patients/\(id)/export.json").status == 200)
+        let audit = try curl("-H", "Authorization: Bearer \(secretToken)", "\(base)/audit.json")
+        #expect(audit.status == 200 && audit.body.contains("\"export\""))
         #expect(daemon.stop() == 0)
         let log = daemon.output
         #expect(log.contains("POST /session"), "the access log is there")
-        for secret in [password, secretToken, cookie, "Prostate Specific Antigen Test", "Henry Smith", "private note"] {
+        // Henry Smith's identifiers: his names, his record's id, his birth date (1939-03-08) in the forms a log could print.
+        for secret in [password, secretToken, cookie, "Prostate Specific Antigen Test", "Henry Smith", "private note", "Henry", "Smith",
+                       "4f4e9fcbb615219f0a000001", "-972586800", "1939-03-08", "19390308"] {
             #expect(!log.contains(secret), "the log holds \(secret)")
         }
     }
