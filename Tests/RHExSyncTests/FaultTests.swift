@@ -60,6 +60,10 @@ struct FaultTests {
             #expect(error.contains("gave up") && error.contains("records/{patient \(patient)}/c32/{patient \(patient)}.json answered 503"), "\(error)")
             #expect(job.counts.patientsFailed == 1)
             #expect(Set(try await harness.patients().keys) == ["1", "2", "4"])
+            // Each run of the job is one row of the audit trail, by source, without the record number.
+            let audited = try harness.store.auditEventsSync(action: .sync)
+            #expect(audited.count == job.attempts && audited.allSatisfy { $0.actor == "source \(harness.sourceName)" })
+            #expect(audited.first?.detail?.contains("failed") == true)
             #expect(try await harness.source.lastError == error)
         }
     }

@@ -11,19 +11,29 @@ struct BackupTests {
         try store.readSync { db in Set(try db.rows("SELECT id FROM timeline_entries WHERE patient_id = ?", [patientID]) { $0.string(0) }) }
     }
 
-    @Test("a backup taken while a writer posts restores whole: integrity ok, every post acknowledged before it began")
+    @Test("a backup taken while a writer posts and a sync imports restores whole: integrity ok, every post acknowledged before it began")
     func online() async throws {
         let dir = TemporaryDirectory()
         let (store, recovery, _) = try makeStore(in: dir)
         let marker = "MARKER-\(UUID().uuidString)"
         let patient = try store.importRecordSync(sampleRecord(entries: 2000, marker: marker)).patientID
         let acknowledged = Mutex<[String]>([])
-        let stop = Atomic<Bool>(false)
+        final class Flag: Sendable { let raised = Atomic<Bool>(false) }
+        let stop = Flag()
         let writer = Task.detached {
             var n = 0
-            while !stop.load(ordering: .relaxed) {
+            while !stop.raised.load(ordering: .relaxed) {
                 let post = try await store.addTimelinePost(patientID: patient, kind: .levels, dataJSON: #"{"pain":"\#(n % 10)"}"#)
                 acknowledged.withLock { $0.append(post.id) }
+                n += 1
+            }
+            return n
+        }
+        // And a sync: another patient's record imported again and again, as a source's sync does.
+        let syncer = Task.detached {
+            var n = 0
+            while !stop.raised.load(ordering: .relaxed) {
+                _ = try await store.importRecord(sampleRecord(id: "synced", entries: 200 + n % 50, marker: "sync"))
                 n += 1
             }
             return n
@@ -33,9 +43,10 @@ struct BackupTests {
         let before = Set(acknowledged.withLock { $0 })
         let file = dir.file("store.hrdbak")
         let info = try store.backup(to: file)
-        stop.store(true, ordering: .relaxed)
+        stop.raised.store(true, ordering: .relaxed)
         let written = try await writer.value
-        #expect(written > 0 && !before.isEmpty)
+        let synced = try await syncer.value
+        #expect(written > 0 && synced > 0 && !before.isEmpty)
         #expect(info.fileBytes > info.databaseBytes && info.databaseBytes > 0)
         #expect(try BackupFile.verify(file) == info)
         store.close()
@@ -51,7 +62,7 @@ struct BackupTests {
             let restored = try Store.open(at: target, password: "correct horse")
             #expect(try restored.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
             #expect(before.isSubset(of: try Self.posts(restored, patientID: patient)), "\(name)")
-            #expect(try restored.readSync { db in try db.scalar("SELECT count(*) FROM entries", as: Int.self) } == 2000)
+            #expect(try restored.readSync { db in try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patient], as: Int.self) } == 2000)
             restored.close()
         }
     }

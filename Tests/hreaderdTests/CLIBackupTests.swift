@@ -47,10 +47,12 @@ struct CLIBackupTests {
         #expect(byRecovery.status == 0, "\(byRecovery.err)")
         #expect(try hreaderd(["patients"], state: dir.file("by-recovery")).out.contains("Bea Kup"))
 
+        let tokenID = try #require(try hreaderd(["token", "create", "--name", "nightly"]).err.split(separator: " ").first { $0.hasPrefix("k_") })
+        #expect(try hreaderd(["token", "revoke", String(tokenID)]).status == 0)
         let audit = try hreaderd(["audit"])
         #expect(audit.status == 0)
         let actions = audit.out.split(separator: "\n").map { $0.split(separator: "\t")[1] }
-        #expect(actions == ["backup", "import"], "\(audit.out)")
+        #expect(actions == ["token_revoked", "token_created", "backup", "import"], "\(audit.out)")
         #expect(!audit.out.contains("Bea") && !audit.out.contains("r.json"))
         #expect(try hreaderd(["audit"], state: dir.file("by-password")).out.contains("restore"))
         #expect(try hreaderd(["audit", "--action", "nothing"]).status == 1)
