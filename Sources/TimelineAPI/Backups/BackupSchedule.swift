@@ -56,7 +56,14 @@ public final class BackupSchedule: Sendable {
 
     /// Runs until cancelled: a backup when one is due and the store is open.
     public func run(app: TimelineApp) async {
-        state.withLock { $0.nextAt = app.now() + 60 }
+        // The first is due a period after the newest backup there is (a restart does not take one at once),
+        // and not before a minute has passed.
+        let newest = files().first.flatMap { file -> Int64? in
+            let modified = try? FileManager.default.attributesOfItem(atPath: settings.directory + "/" + file.name)[.modificationDate] as? Date
+            return modified.map { Int64($0.timeIntervalSince1970) }
+        }
+        let first = max(app.now() + 60, (newest ?? 0) + settings.everySeconds)
+        state.withLock { $0.nextAt = first }
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(10))
             guard let due = status.nextAt, app.now() >= due, let store = try? app.gate.store() else { continue }
