@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "RHExClient", targets: ["RHExClient"]),
         .library(name: "HTTPKit", targets: ["HTTPKit"]),
         .library(name: "TimelineAPI", targets: ["TimelineAPI"]),
+        .library(name: "Store", targets: ["Store"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

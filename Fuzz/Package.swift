@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "RHExClient", package: "hreaderd"),
                 .product(name: "HTTPKit", package: "hreaderd"),
                 .product(name: "TimelineAPI", package: "hreaderd"),
+                .product(name: "Store", package: "hreaderd"),
             ]
         ),
     ],

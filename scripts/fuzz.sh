@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # libFuzzer (with the address sanitizer) on hreaderd's parsers: the record parser, the form and JSON
-# post bodies, the query string, the Atom patient feed, FHIR R4 input, C-CDA documents (libxml2). Builds Fuzz/ (its own package) and runs each target for a bounded time,
+# post bodies, the query string, the Atom patient feed, FHIR R4 input, C-CDA documents (libxml2), search queries (against FTS4). Builds Fuzz/ (its own package) and runs each target for a bounded time,
 # starting from the seeds in Fuzz/Corpus/TARGET; the corpus grows in the scratch folder, never in git.
 #
-#   scripts/fuzz.sh [--short | --long] [TARGET…]     targets: record form json query feed fhir ccda (default: all)
+#   scripts/fuzz.sh [--short | --long] [TARGET…]     targets: record form json query feed fhir ccda search (default: all)
 #
 # --short (scripts/test.sh): 15 s a target. --long: 10 minutes a target. FUZZ_SECONDS overrides both.
 # Prints executions and corpus size per target. A crash leaves its input in SCRATCH/artifacts/TARGET/
@@ -17,11 +17,11 @@ for arg in "$@"; do
     case "$arg" in
         --short) seconds=15 ;;
         --long) seconds=600 ;;
-        record|form|json|query|feed|fhir|ccda) targets+=("$arg") ;;
-        *) echo "usage: scripts/fuzz.sh [--short | --long] [record|form|json|query|feed|fhir|ccda]…" >&2; exit 2 ;;
+        record|form|json|query|feed|fhir|ccda|search) targets+=("$arg") ;;
+        *) echo "usage: scripts/fuzz.sh [--short | --long] [record|form|json|query|feed|fhir|ccda|search]…" >&2; exit 2 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(record form json query feed fhir ccda)
+[ ${#targets[@]} -gt 0 ] || targets=(record form json query feed fhir ccda search)
 seconds=${FUZZ_SECONDS:-$seconds}
 scratch="$PWD/${FUZZ_SCRATCH:-.build-fuzz}"
 

@@ -233,7 +233,10 @@ struct SearchTests {
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
         let patient = try store.importRecordSync(Self.record()).patientID
-        for query in ["\"a*\" OR b", "NEAR/3 x", "x AND NOT y", "^potassium", "potassium:", "'); DROP TABLE entries; --", "\u{0}x", "é*"] {
+        // The last: the search fuzz target's first find (combining marks after control characters), a harness
+        // false alarm that is kept as a case.
+        for query in ["\"a*\" OR b", "NEAR/3 x", "x AND NOT y", "^potassium", "potassium:", "'); DROP TABLE entries; --", "\u{0}x", "é*",
+                      "G\u{FFFD}\u{1}\u{0}\u{65D}\u{7F0}R \"C- R1"] {
             #expect(throws: Never.self) {
                 try store.searchSync(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: [patient]))
             }

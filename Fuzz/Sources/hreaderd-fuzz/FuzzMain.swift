@@ -2,6 +2,7 @@ import Foundation
 import HTTPKit
 import Records
 import RHExClient
+import Store
 import TimelineAPI
 
 /// One libFuzzer harness for every parser; `HREADERD_FUZZ_TARGET` picks the parser (read once).
@@ -21,8 +22,8 @@ func LLVMFuzzerRunDriver(
 @main
 enum FuzzMain {
     static func main() {
-        guard ["record", "form", "json", "query", "feed", "fhir", "ccda"].contains(target) else {
-            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir, ccda)")
+        guard ["record", "form", "json", "query", "feed", "fhir", "ccda", "search"].contains(target) else {
+            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir, ccda, search)")
             exit(2)
         }
         var argc = CommandLine.argc
@@ -41,6 +42,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case "feed": FuzzTargets.feed(bytes)
     case "fhir": FuzzTargets.fhir(bytes)
     case "ccda": FuzzTargets.ccda(bytes)
+    case "search": FuzzTargets.search(bytes)
     default: FuzzTargets.query(bytes)
     }
     return 0
@@ -51,6 +53,39 @@ func say(_ line: String) {
 }
 
 enum FuzzTargets {
+    /// An FTS4 index in memory, as the store's: what a query becomes must never be an SQL or FTS error.
+    nonisolated(unsafe) static let searchIndex: Database? = {
+        guard let db = try? Database(path: ":memory:", key: nil, mode: .readWriteCreate) else { return nil }
+        try? db.execute(#"CREATE VIRTUAL TABLE search USING fts4(body, tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3); INSERT INTO search (body) VALUES ('Serum potassium LOINC 2823-3'), ('Ménière disease');"#)
+        return db
+    }()
+
+    /// Any text as a search query: refused with a reason, or terms whose MATCH expression is only quoted
+    /// words (letters, digits, a trailing *), the same twice, and accepted by FTS4 without an error.
+    static func search(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let first = Result { () throws(SearchQueryError) in try SearchTerms.parse(text) }
+        let second = Result { () throws(SearchQueryError) in try SearchTerms.parse(text) }
+        switch (first, second) {
+        case (.success(let a), .success(let b)):
+            check(a == b, "the search query parser gave two answers for one input")
+            let expression = a.matchExpression
+            // Scalars, not Characters: a combining mark after a space groups with it into one Character.
+            let syntax: Set<Unicode.Scalar> = ["\"", "*", " ", "(", ")", ":", "^", "-"]
+            check(a.tokens.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy { !syntax.contains($0) && $0.value >= 0x20 } },
+                  "a search term holds FTS syntax or a control character: \(expression)")
+            check(expression.unicodeScalars.filter { $0 == "\"" }.count == 2 * a.terms.count, "a search expression's quotes do not pair up")
+            if let db = searchIndex {
+                do { _ = try db.rows("SELECT docid, matchinfo(search, 'pcx') FROM search WHERE search MATCH ?", [expression]) { $0.int64(0) } } catch {
+                    check(false, "FTS4 refused a search expression: \(expression): \(error)")
+                }
+            }
+        case (.failure(let a), .failure(let b)):
+            check(a == b, "the search query parser failed two ways on one input")
+        default: check(false, "the search query parser failed once and succeeded once on one input")
+        }
+    }
+
     /// Any bytes as a C-CDA document, through libxml2: no crash, no fetch, one answer.
     static func ccda(_ bytes: [UInt8]) {
         let first = Result { () throws(CCDAError) in try CCDAReader().read(bytes, name: "fuzz.xml") }
