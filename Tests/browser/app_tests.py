@@ -788,11 +788,11 @@ def test_imported_ccd_on_the_timeline_and_its_documents(t):
         dialog = open_add_records(t)
         state, text = upload_in_panel(t, path)
         assert state == "done", text
-        assert "1 new person · 35 entries added." in text and "C-CDA or C32 document" in text, text
+        assert "1 new person · 37 entries added." in text and "C-CDA or C32 document" in text, text
         block = t.find("#upload-list .upload-patient")
         assert "Eve Betterhalf" in t.find("summary", block).text, t.find("summary", block).text
         table = count_table(block)
-        for row, added in {"Allergies": 2, "Results": 6, "Vital signs": 8, "All": 35}.items():
+        for row, added in {"Allergies": 2, "Results": 8, "Vital signs": 8, "All": 37}.items():
             assert table.get(row, {}).get("added") == added, f"{row}: {table.get(row)} in {table}"
         eve = block.get_attribute("data-patient")
 
@@ -836,8 +836,10 @@ def test_imported_ccd_on_the_timeline_and_its_documents(t):
         assert all(s.get_attribute("open") is None for s in t.find_all(".document-section", card)), "sections start closed"
         family = document_section(t, card, "FAMILY HISTORY")
         assert "narrative only" in t.find("summary", family).text, t.find("summary", family).text
-        for title in ("ADVANCE DIRECTIVES", "FUNCTIONAL STATUS"):
+        for title in ("ADVANCE DIRECTIVES", "INSURANCE PROVIDERS"):
             assert "narrative only" in t.find("summary", document_section(t, card, title)).text, title
+        functional = t.find("summary", document_section(t, card, "FUNCTIONAL STATUS")).text
+        assert "narrative only" not in functional and "2 entries on the timeline" in functional, functional
         allergy = t.find("summary", document_section(t, card, "ALLERGIES AND ADVERSE REACTIONS")).text
         assert "narrative only" not in allergy and "2 entries on the timeline" in allergy, allergy
         # Opened from the keyboard: the text, line by line, as text.

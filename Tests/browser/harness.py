@@ -24,12 +24,16 @@ PASSWORD = "correct horse battery staple"
 
 class Daemon(hreaderd_harness.Daemon):
     """`hreaderd serve` on a free loopback port, locked, over a store made for the run: Henry and Nancy
-    Smith's sample records and a generated family of 10,000 entries a person."""
+    Smith's sample records and a generated family of 10,000 entries a person. It takes backups into a
+    folder of the run (`backup_dir`), one a day: none comes on its own during the run, Back up now makes one."""
+
+    BACKUP_EVERY_HOURS = 24
 
     def __init__(self, bin_dir, samples, work):
         super().__init__(bin_dir, work, password=PASSWORD)
         self.samples = Path(samples)
         self.patients = {}
+        self.backup_dir = self.work / "backups"
 
     def prepare(self):
         self.init()
@@ -59,7 +63,9 @@ class Daemon(hreaderd_harness.Daemon):
         return patients
 
     def start(self):
-        return super().start("--public-dir", PUBLIC_DIR, "--locked", timeout=30)
+        self.backup_dir.mkdir(parents=True, exist_ok=True)
+        return super().start("--public-dir", PUBLIC_DIR, "--locked",
+                             "--backup-dir", self.backup_dir, "--backup-every", self.BACKUP_EVERY_HOURS, timeout=30)
 
     def request(self, method, path, body=None, auth=True):
         """(status, parsed JSON or None) for a request made with the API token."""

@@ -30,7 +30,7 @@ struct CCDAEntryReader {
             if let administration = entry.node(".//hl7:substanceAdministration[not(ancestor::hl7:substanceAdministration)]") {
                 substance(administration, as: section)
             }
-        case .results, .vitalSigns:
+        case .results, .vitalSigns, .functionalStatus:
             let observations = entry.nodes(".//hl7:observation[not(ancestor::hl7:observation)]")
             for observation in observations { measured(observation, as: section.entryType) }
         case .encounters:

@@ -4,7 +4,7 @@ import Store
 /// `extension` dates do not matter), else by the section's LOINC code.
 enum CCDASection: CaseIterable {
     case allergies, problems, medications, immunizations, results, vitalSigns, encounters, procedures
-    case socialHistory, planOfCare, goals, medicalEquipment
+    case socialHistory, planOfCare, goals, medicalEquipment, functionalStatus
 
     var entryType: EntryType {
         switch self {
@@ -12,7 +12,7 @@ enum CCDASection: CaseIterable {
         case .problems: return .condition
         case .medications: return .medication
         case .immunizations: return .immunization
-        case .results: return .result
+        case .results, .functionalStatus: return .result
         case .vitalSigns: return .vitalSign
         case .encounters: return .encounter
         case .procedures: return .procedure
@@ -45,6 +45,7 @@ enum CCDASection: CaseIterable {
         case .planOfCare: return ["2.16.840.1.113883.10.20.22.2.10", "2.16.840.1.113883.10.20.1.10"]
         case .goals: return ["2.16.840.1.113883.10.20.22.2.60"]
         case .medicalEquipment: return ["2.16.840.1.113883.10.20.22.2.23", "2.16.840.1.113883.10.20.1.7", "2.16.840.1.113883.3.88.11.83.128"]
+        case .functionalStatus: return ["2.16.840.1.113883.10.20.22.2.14", "2.16.840.1.113883.10.20.1.5"]
         }
     }
 
@@ -63,6 +64,7 @@ enum CCDASection: CaseIterable {
         case .planOfCare: return "18776-5"
         case .goals: return "61146-7"
         case .medicalEquipment: return "46264-8"
+        case .functionalStatus: return "47420-5"
         }
     }
 

@@ -12,7 +12,8 @@ import Testing
 struct CCDAExpectationTests {
     struct Kind: Sendable, CustomStringConvertible {
         let type: EntryType
-        let section: String
+        /// The LOINC codes of the sections it is read from.
+        let section: [String]
         /// The statements of the section, from the section.
         let statements: String
         /// The code that says what a statement is, from the statement.
@@ -21,15 +22,15 @@ struct CCDAExpectationTests {
     }
 
     static let kinds = [
-        Kind(type: .condition, section: "11450-4", statements: "hl7:entry/hl7:act/hl7:entryRelationship/hl7:observation", concept: "hl7:value"),
-        Kind(type: .allergy, section: "48765-2", statements: "hl7:entry/hl7:act/hl7:entryRelationship/hl7:observation",
+        Kind(type: .condition, section: ["11450-4"], statements: "hl7:entry/hl7:act/hl7:entryRelationship/hl7:observation", concept: "hl7:value"),
+        Kind(type: .allergy, section: ["48765-2"], statements: "hl7:entry/hl7:act/hl7:entryRelationship/hl7:observation",
              concept: ".//hl7:participant/hl7:participantRole/hl7:playingEntity/hl7:code"),
-        Kind(type: .medication, section: "10160-0", statements: "hl7:entry/hl7:substanceAdministration",
+        Kind(type: .medication, section: ["10160-0"], statements: "hl7:entry/hl7:substanceAdministration",
              concept: "hl7:consumable/hl7:manufacturedProduct/hl7:manufacturedMaterial/hl7:code"),
-        Kind(type: .immunization, section: "11369-6", statements: "hl7:entry/hl7:substanceAdministration",
+        Kind(type: .immunization, section: ["11369-6"], statements: "hl7:entry/hl7:substanceAdministration",
              concept: "hl7:consumable/hl7:manufacturedProduct/hl7:manufacturedMaterial/hl7:code"),
-        Kind(type: .result, section: "30954-2", statements: "hl7:entry//hl7:observation[not(ancestor::hl7:observation)]", concept: "hl7:code"),
-        Kind(type: .vitalSign, section: "8716-3", statements: "hl7:entry//hl7:observation[not(ancestor::hl7:observation)]", concept: "hl7:code"),
+        Kind(type: .result, section: ["30954-2", "47420-5"], statements: "hl7:entry//hl7:observation[not(ancestor::hl7:observation)]", concept: "hl7:code"),
+        Kind(type: .vitalSign, section: ["8716-3"], statements: "hl7:entry//hl7:observation[not(ancestor::hl7:observation)]", concept: "hl7:code"),
     ]
 
     /// The ccda-samples documents, and the two C-CDA/C32 documents among the RHEx samples.
@@ -51,7 +52,8 @@ struct CCDAExpectationTests {
         // By LOINC code, except one known defect: Henry Smith's C32 gives its allergies section (HITSP C83
         // allergies template) the Problem List code; the template decides.
         let allergies = "hl7:templateId/@root='2.16.840.1.113883.3.88.11.83.102'"
-        let selector = kind.type == .allergy ? "hl7:code/@code='48765-2' or \(allergies)" : "hl7:code/@code='\(kind.section)' and not(\(allergies))"
+        let codes = "(" + kind.section.map { "hl7:code/@code='\($0)'" }.joined(separator: " or ") + ")"
+        let selector = kind.type == .allergy ? "\(codes) or \(allergies)" : "\(codes) and not(\(allergies))"
         for section in document.nodes("//hl7:section[\(selector)]") {
             for statement in section.nodes(kind.statements) where statement.attribute("negationInd") != "true" {
                 // A concern's severity (SEV) or status (33999-4) says how, not what.
