@@ -19,6 +19,7 @@ import { PatientPicker, groupPeople, personMeta } from './js/patients.js';
 import { PeoplePanel } from './js/people.js';
 import { DocumentsPanel } from './js/documents.js';
 import { SearchPanel } from './js/search.js';
+import { BackupsPanel } from './js/backups.js';
 import { withoutStruck } from './js/annotations.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
@@ -108,6 +109,10 @@ const search = new SearchPanel($('#search-form'), $('#search-panel'), {
   api,
   personId: () => state.payload?.patient.id || state.patientId,
   onFollow: followResult,
+});
+const backups = new BackupsPanel($('#backups'), $('#backups-button'), $('#backups-summary'), {
+  api,
+  patientName: (id) => (state.patients.has(id) ? state.patients.get(id).name || null : null),
 });
 
 ui.hideStruck.checked = state.hideStruck;
@@ -208,6 +213,7 @@ async function enterApp() {
   ui.app.hidden = false;
   ui.main.focus({ preventScroll: true });
   imports.start();
+  backups.start();
   await loadPatients();
   await loadTimeline();
 }
@@ -222,6 +228,7 @@ function leaveApp(reason) {
   people.close();
   documents.reset();
   search.reset();
+  backups.reset();
   ui.app.hidden = true;
   signIn.show(reason);
 }

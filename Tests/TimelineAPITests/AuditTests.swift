@@ -63,6 +63,8 @@ struct AuditTests {
             ])
             #expect(events.first { $0.action == .tokenUsed }?.actor == "token backup script")
             #expect(events.first { $0.action == .export }.map { $0.patientID == Self.patient && $0.actor.hasPrefix("session ") } == true)
+            // The sign-out is the same session's (its route is public: the cookie says which).
+            #expect(events.first { $0.action == .signOut }?.actor == events.first { $0.action == .export }?.actor)
             #expect(events.allSatisfy { !$0.actor.contains(cookie.split(separator: "=").last.map(String.init) ?? "?") && !$0.actor.contains(token) })
             let text = events.map { "\($0.actor) \($0.patientID ?? "") \($0.detail ?? "")" }.joined(separator: "\n")
             for secret in ["Secret", "Patient", "Confidential", "since 2010", "Other Person", "aud"] where secret != "aud" || text.contains(" aud ") {

@@ -2,8 +2,10 @@
 a dense record, record files added in the app, the import panel, keyboard and names, and screenshots at phone and desktop widths in
 light and dark. Every test also checks that the console has no errors and no CSP violations."""
 
+import http.client
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -1947,6 +1949,287 @@ def test_remove_a_person_after_confirming(t):
         t.daemon.request("POST", "/patients/current", {"id": t.henry})
 
 
+
+# ---- Backups & activity: the daemon's backups (the harness gives it a folder) and the audit trail ----
+
+# A token whose name is markup: the trail names it (who created it, who used it), as text.
+MARKUP_TOKEN = '<img src=x onerror="window.__pwned = 3">'
+
+
+def open_backups(t):
+    """Opens Backups & activity from the Imports card with the keyboard; returns the dialog once the
+    backups and the first page of the activity are drawn."""
+    button = t.find("#backups-button")
+    t.js("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    dialog = t.find("#backups")
+    wait_until(dialog.is_displayed, message="the Backups & activity panel")
+    assert t.driver.switch_to.active_element.get_attribute("aria-label") == "Close Backups & activity", "the focus is in the panel"
+    wait_until(lambda: t.find("#backups-info").get_attribute("aria-busy") is None and t.find("#backups-info").text,
+               message="the backups")
+    wait_activity(t)
+    return dialog
+
+
+def close_backups(t):
+    ActionChains(t.driver).send_keys(Keys.ESCAPE).perform()
+    wait_until(lambda: not t.find("#backups").is_displayed(), message="Escape to close Backups & activity")
+
+
+def wait_activity(t):
+    wait_until(lambda: t.find("#activity-table").get_attribute("aria-busy") is None
+               and t.find("#activity-status").get_attribute("textContent") != "Loading…", message="the activity")
+
+
+def activity_rows(t):
+    """The rows of the Activity table as the page has them (text as text)."""
+    return t.js("""return [...document.querySelectorAll('#activity-rows tr')].map((tr) => {
+        const cell = (label) => tr.querySelector(`td[data-label="${label}"]`);
+        const person = cell('Person').querySelector('[data-patient]');
+        return {id: tr.dataset.id, action: tr.dataset.action, when: cell('When').textContent, what: cell('What').textContent,
+                who: cell('Who').textContent, actor: cell('Who').querySelector('[data-actor]')?.dataset.actor ?? null,
+                person: cell('Person').textContent, patient: person ? person.dataset.patient : null,
+                detail: cell('Detail').textContent, elements: tr.querySelectorAll('img, script, b').length};
+      });""")
+
+
+def older_until(t, predicate, pages=20):
+    """Presses Older until a row satisfies predicate (or there is no older page); the rows then."""
+    for _ in range(pages):
+        rows = activity_rows(t)
+        if any(predicate(r) for r in rows) or not t.find("#activity-older").is_displayed():
+            return rows
+        count = len(rows)
+        t.click(t.find("#activity-older"))
+        wait_until(lambda: len(activity_rows(t)) > count and t.find("#activity-older").get_attribute("disabled") is None,
+                   message="an older page")
+    return activity_rows(t)
+
+
+def audit_events(t, action):
+    """Every event of this action from GET /audit.json, newest first, page after page."""
+    events, cursor = [], None
+    while True:
+        data = t.daemon.api(f"/audit.json?action={action}&limit=500" + (f"&cursor={cursor}" if cursor else ""))
+        events += data["events"]
+        cursor = data["next_cursor"]
+        if not cursor:
+            return events
+
+
+def token_request(t, token, path):
+    conn = http.client.HTTPConnection("127.0.0.1", t.daemon.port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+FAKE_BACKUPS = """
+(() => {
+  const data = DATA;
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const json = (body, status) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    if (url.origin === location.origin && url.pathname === '/backups.json') return json(data.list, 200);
+    if (url.origin === location.origin && url.pathname === '/backups' && init.method === 'POST') return json(data.post, data.post_status);
+    return realFetch(input, init);
+  };
+})();
+"""
+
+
+def test_backups_and_activity(t):
+    """Backups & activity, opened from the Imports card: the daemon takes backups (the harness starts it
+    with --backup-dir), Back up now writes a file that the list shows with its size and the last attempt
+    is OK; the Activity table holds that backup and the sign-ins, a record downloaded in the app is an
+    export named by the person's name, and filtered by Export (paged with Older) it shows exactly the
+    exports of the trail. A token named with markup is shown as text. Without backups the panel says how
+    to turn them on; a failed backup says why."""
+    folder = t.daemon.backup_dir
+    on_disk = lambda: {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file()}  # noqa: E731
+    before = on_disk()
+    t.open("#/decade/2011-01-01")  # signed in: the store is unlocked
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    t.open("#/decade/2011-01-01", t.henry)
+    summary = wait_until(lambda: t.find("#backups-summary").get_attribute("textContent"), message="the backups line in Imports")
+    assert summary.startswith("Last backup") or summary.startswith("Backups are on"), summary
+    # The button is under Imports, not in the header (which has no room for another).
+    try:
+        t.browser.viewport(390, 844, dark=True)
+        time.sleep(0.3)
+        t.js("document.getElementById('backups-button').scrollIntoView({block: 'center'})")
+        t.screenshot("backups-button-phone-dark", full=False)
+    finally:
+        t.browser.viewport(1280, 900)
+    dialog = open_backups(t)
+    assert t.text("#backups-title") == "Backups & activity"
+    assert t.text("#backups-state") == "On"
+    assert t.find('#backups-info [data-field="directory"]').text == str(folder)
+    facts = t.text("#backups-info")
+    assert "A backup every 24 hours, keeping the newest 7 backups" in facts, facts
+    assert "Next backup" in facts, facts
+
+    # Back up now: progress while it runs, then the result; the file is in the folder and in the list.
+    now = t.find("#backup-now")
+    t.click(now)
+    wait_until(lambda: t.text("#backup-result").startswith("Backed up:") and now.is_enabled() and now.text == "Back up now",
+               timeout=30, message="the backup to be taken")
+    assert not t.find("#backup-progress").is_displayed(), "the progress bar goes once the backup is taken"
+    new = {name: size for name, size in on_disk().items() if name not in before}
+    assert len(new) == 1, f"one new file in {folder}: {on_disk()} (before {before})"
+    name, size = next(iter(new.items()))
+    assert name in t.text("#backup-result"), t.text("#backup-result")
+    item = wait_until(lambda: t.find_all(f'#backup-files li[data-name="{name}"]'), message=f"{name} in the list")[0]
+    listed_names = [li.get_attribute("data-name") for li in t.find_all("#backup-files li")]
+    assert listed_names == sorted(on_disk(), reverse=True), f"the files in the folder, newest first: {listed_names} {on_disk()}"
+    assert listed_names[0] == name, "the new file first"
+    listed = t.daemon.api("/backups.json")
+    assert {"name": name, "bytes": size} in listed["backups"], listed["backups"]
+    shown_size = t.find(".backup-size", item).text
+    assert re.fullmatch(r"[\d.,]+ (KB|MB)", shown_size), shown_size
+    kib = size / 1024 if shown_size.endswith("KB") else size / 1024 / 1024
+    assert abs(float(shown_size.split()[0].replace(",", "")) - kib) <= max(0.051, kib * 0.01), f"{shown_size} for {size} bytes"
+    last = t.find('#backups-info [data-field="last"]')
+    assert last.get_attribute("data-ok") == "true" and ": OK, " in last.text and name in last.text, last.text
+    assert name in t.find('#backups-info [data-field="last-good"]').text
+    assert listed["last"]["ok"] is True and listed["last"]["file"] == name
+    assert t.find("#backups-summary").get_attribute("textContent").startswith("Last backup"), "the Imports line says so too"
+
+    # Activity: the backup just taken and the sign-ins, newest first.
+    wait_until(lambda: any(r["action"] == "backup" and name in r["detail"] for r in activity_rows(t)), message="the backup in the activity")
+    rows = activity_rows(t)
+    backup = [r for r in rows if r["action"] == "backup" and name in r["detail"]][0]
+    assert backup["what"] == "Backup" and backup["who"] == "The daemon" and backup["person"] == "—", backup
+    assert rows.index(backup) == 0, f"the newest first: {rows[:3]}"
+    rows = older_until(t, lambda r: r["action"] == "sign_in")
+    signed_in = [r for r in rows if r["action"] == "sign_in"]
+    assert signed_in, f"a sign-in in the activity: {[r['action'] for r in rows]}"
+    assert signed_in[0]["what"] == "Sign-in" and signed_in[0]["who"] == "From 127.0.0.1", signed_in[0]
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} (AM|PM)", rows[0]["when"]), rows[0]["when"]
+    # A person the app knows is named; an id it does not know is shown as it is.
+    names = {p["id"]: p["name"] for p in t.daemon.api("/patients.json")["patients"]}
+    for row in rows:
+        if row["patient"]:
+            assert row["person"] == names.get(row["patient"], row["patient"]), row
+
+    # What a person sees: a light desktop and a dark phone (the rows as blocks), nothing wider than the screen.
+    def shoot(look):
+        if look not in ("desktop-light", "phone-dark"):
+            return
+        panel = t.find("#backups")
+        width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", panel)
+        assert width[0] <= width[1] + 1, f"Backups & activity scrolls sideways at {look}: {width}"
+        t.js("arguments[0].scrollTop = 0", panel)
+        t.screenshot(f"backups-activity-{look}", full=False)
+        t.js("document.getElementById('activity-heading').scrollIntoView({block: 'start'})")
+        t.screenshot(f"backups-activity-table-{look}", full=False)
+    each_look(t, shoot)
+    close_backups(t)
+    assert t.driver.switch_to.active_element.get_attribute("id") == "backups-button", "the focus returns to the button"
+
+    # Exports: more than a page of them by a token named with markup, then the record downloaded in the app.
+    created = t.daemon.run("token", "create", "--name", MARKUP_TOKEN)  # the token on stdout, its id on stderr
+    token = created.stdout.strip().splitlines()[-1].strip()
+    token_id = re.search(r"k_[0-9a-f]+", created.stderr + created.stdout).group()
+    try:
+        for _ in range(52):
+            assert token_request(t, token, f"/patients/{t.nancy}/export.json") == 200
+        downloads = t.daemon.work / "downloads"
+        downloads.mkdir(exist_ok=True)
+        t.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        link = t.find("#export-link")
+        assert link.text == "Download record"
+        exports = len(audit_events(t, "export"))
+        t.click(link)
+        wait_until(lambda: len(audit_events(t, "export")) == exports + 1, timeout=15, message="the download to be an export in the trail")
+        wait_until(lambda: any(p.suffix == ".json" for p in downloads.iterdir()), timeout=15, message="the downloaded record")
+
+        open_backups(t)
+        select = Select(t.find("#activity-action"))
+        assert select.first_selected_option.text == "Everything"
+        labels = [o.text for o in select.options]
+        for label in ("Sign-in", "Export", "Backup", "Failed backup", "Change to people"):
+            assert label in labels, labels
+        t.js("arguments[0].focus()", t.find("#activity-action"))
+        select.select_by_value("export")
+        wait_activity(t)
+        rows = activity_rows(t)
+        assert len(rows) == 50 and t.find("#activity-older").is_displayed(), f"a page of 50, then Older: {len(rows)}"
+        assert "50 export events shown; older ones follow." in t.text("#activity-shown"), t.text("#activity-shown")
+        mine = rows[0]
+        assert mine["what"] == "Export" and mine["who"].startswith("Session ") and mine["actor"].startswith("session "), mine
+        assert mine["patient"] == t.henry and mine["person"] == "Henry Smith", mine
+        by_token = rows[1]
+        assert by_token["who"] == f"Token {MARKUP_TOKEN}" and by_token["person"] == "Nancy Smith", by_token
+        # Older: the next page, the keyboard on its first row; then no Older.
+        older = t.find("#activity-older")
+        t.js("arguments[0].focus()", older)
+        older.send_keys(Keys.ENTER)
+        wait_until(lambda: len(activity_rows(t)) > 50, message="the older exports")
+        active = t.driver.switch_to.active_element
+        assert active.tag_name == "tr" and active.get_attribute("data-id") == activity_rows(t)[50]["id"], "the first older row has the focus"
+        rows = older_until(t, lambda r: False)
+        assert not t.find("#activity-older").is_displayed()
+        expected = audit_events(t, "export")
+        assert [r["id"] for r in rows] == [str(e["id"]) for e in expected], "exactly the export rows, newest first"
+        assert {r["action"] for r in rows} == {"export"} and {r["what"] for r in rows} == {"Export"}
+        # The token's name in the trail, as text.
+        select.select_by_value("token_created")
+        wait_activity(t)
+        made = [r for r in activity_rows(t) if token_id in r["detail"]]
+        assert made and MARKUP_TOKEN in made[0]["detail"] and made[0]["who"] == "Command line", made
+        assert all(r["elements"] == 0 for r in activity_rows(t)), "no element of a name or detail"
+        assert t.js("return window.__pwned === undefined"), "nothing of a token's name ran"
+        select.select_by_value("")
+        wait_activity(t)
+
+        close_backups(t)
+    finally:
+        t.daemon.cli("token", "revoke", token_id)
+
+    # A failed backup says why (the daemon answered by a stand-in in the page: a disk cannot be filled here).
+    failed = {"at": int(time.time()), "ok": False, "file": None, "bytes": None, "seconds": 0.2,
+              "error": "No space left on device <b>(writing the backup)</b>"}
+    good = {"at": int(time.time()) - 86400, "ok": True, "file": name, "bytes": size, "seconds": 0.1, "error": None}
+    stand_in = {"list": {"enabled": True, "directory": str(folder), "every_hours": 24, "keep": 7, "next_at": int(time.time()) + 3600,
+                         "last": failed, "last_good": good, "backups": [{"name": name, "bytes": size}]},
+                "post": {"backup": failed}, "post_status": 500}
+    script = t.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_BACKUPS.replace("DATA", json.dumps(stand_in))})
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        wait_until(lambda: "The last backup failed" in t.find("#backups-summary").get_attribute("textContent"), message="the failure in Imports")
+        open_backups(t)
+        assert t.text("#backups-state") == "Last one failed"
+        last = t.find('#backups-info [data-field="last"]')
+        assert last.get_attribute("data-ok") == "false" and "failed: No space left on device <b>(writing the backup)</b>" in last.text, last.text
+        t.click(t.find("#backup-now"))
+        wait_until(lambda: t.text("#backup-result").startswith("The backup failed:"), message="the failure")
+        assert t.text("#backup-result") == "The backup failed: No space left on device <b>(writing the backup)</b>", t.text("#backup-result")
+        assert "error" in t.find("#backup-result").get_attribute("class")
+        assert not t.find_all("#backups b"), "the error is text"
+        close_backups(t)
+        # Without --backup-dir: how to turn them on, and no Back up now.
+        stand_in["list"] = {"enabled": False, "backups": []}
+        t.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        script = t.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_BACKUPS.replace("DATA", json.dumps(stand_in))})
+        t.open("#/decade/2011-01-01", t.henry)
+        wait_until(lambda: t.find("#backups-summary").get_attribute("textContent") == "Backups are off.", message="backups off in Imports")
+        open_backups(t)
+        assert t.text("#backups-state") == "Off"
+        info = t.text("#backups-info")
+        assert "takes no backups" in info and "--backup-dir DIR" in info and "hreaderd backup --output FILE" in info, info
+        assert not t.find("#backup-now").is_displayed() and not t.find("#backup-files-block").is_displayed()
+        t.screenshot("backups-off-desktop-light", full=False)
+        close_backups(t)
+    finally:
+        t.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    t.open("#/decade/2011-01-01", t.henry)
+
 TESTS = [
     test_wrong_password_shows_error,
     test_sign_in_unlocks_the_store,
@@ -1980,6 +2263,7 @@ TESTS = [
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,
     test_sign_out_and_lock,
+    test_backups_and_activity,
 ]
 
 _ = json  # kept for ad-hoc debugging of payloads

@@ -2,11 +2,12 @@
 // with the daemon's error code; 401 and 423 also tell the app that the session is gone.
 
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null) {
+  constructor(status, code, message, retryAfter = null, data = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.data = data; // the answer's JSON, when it had one (a failed backup says its error there)
   }
 }
 
@@ -48,7 +49,7 @@ async function request(method, path, { query, body, raw, quiet, background } = {
   if (!response.ok) {
     const code = data?.error?.code || `http_${response.status}`;
     const message = data?.error?.message || `The daemon answered ${response.status}.`;
-    const error = new ApiError(response.status, code, message, response.headers.get('Retry-After'));
+    const error = new ApiError(response.status, code, message, response.headers.get('Retry-After'), data);
     if ((response.status === 401 || response.status === 423) && !quiet) {
       for (const fn of listeners) fn(error);
     }
@@ -96,6 +97,13 @@ export const api = {
   links: (patient) => request('GET', `${patientPath(patient)}/links.json`),
   link: (patient, other) => request('POST', `${patientPath(patient)}/links`, { body: { patient: other } }),
   unlink: (patient, other) => request('DELETE', `${patientPath(patient)}/links/${encodeURIComponent(other)}`),
+
+  // The daemon's backups: whether it takes them, the schedule, the last attempt, the files; one now
+  // (201 with the attempt, 500 with ok false and its error, 409 no_backup_dir when it takes none).
+  backups: ({ background } = {}) => request('GET', '/backups.json', { background }),
+  backUp: () => request('POST', '/backups'),
+  // The audit trail, newest first: {action, limit, cursor}; next_cursor of one page asks for the next.
+  audit: (params) => request('GET', '/audit.json', { query: params }),
 };
 
 function patientPath(patient) {

@@ -100,3 +100,17 @@ export function relative(seconds, now = Date.now() / 1000) {
   if (abs < 86400 * 45) return rtf.format(Math.round(diff / 86400), 'day');
   return formatDate(seconds);
 }
+
+/** A file's size: "812 B", "405 KB", "12.4 MB", "1.2 GB". */
+export function formatBytes(bytes) {
+  if (bytes == null) return '—';
+  if (bytes < 1024) return `${bytes.toLocaleString()} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toLocaleString(undefined, { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
+}

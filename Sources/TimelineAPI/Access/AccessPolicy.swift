@@ -38,7 +38,7 @@ struct AccessPolicy: Middleware {
         if let session = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init)),
            app.sessions.validate(session, now: now, active: !background) {
             context.values[SessionIDKey.self] = session
-            context.values[ActorKey.self] = "session " + String(StableID.make("s", [session]).dropFirst(2).prefix(8))
+            context.values[ActorKey.self] = Self.actor(session: session)
             return try await next(request, context)
         }
         if let token = Self.bearerToken(request) {
@@ -78,6 +78,9 @@ struct AccessPolicy: Middleware {
         }
         return false
     }
+
+    /// How the audit trail names a session: a digest of it, never the cookie itself.
+    static func actor(session: String) -> String { "session " + String(StableID.make("s", [session]).dropFirst(2).prefix(8)) }
 
     /// The header the web app sends on background polls: `1`.
     static let backgroundHeader = "X-Hreaderd-Background"

@@ -28,7 +28,13 @@ struct AuditMiddleware: Middleware {
         }
         guard (200..<300).contains(Int(response.status.code)) || response.status == .seeOther,
               let (action, patient, detail) = Self.action(request.method, segments, response: response) else { return response }
-        let who = action == .signIn ? "peer \(context.peerAddress?.ipAddress ?? "local")" : actor
+        let who: String
+        switch action {
+        case .signIn: who = "peer \(context.peerAddress?.ipAddress ?? "local")"
+        // /session is public: the session that signs out is known from its cookie.
+        case .signOut: who = ((context.values[SessionIDKey.self] ?? nil).map(AccessPolicy.actor(session:))) ?? actor
+        default: who = actor
+        }
         await app.audit.record(AuditEvent(at: app.now(), action: action, actor: who, patientID: patient, detail: detail), store: try? app.gate.store())
         return response
     }

@@ -73,7 +73,7 @@ public final class BackupSchedule: Sendable {
 
     /// One backup now (also the schedule's), then the old ones beyond `keep` removed.
     @discardableResult
-    public func backUp(store: Store, app: TimelineApp) async -> Attempt {
+    public func backUp(store: Store, app: TimelineApp, actor: String = "daemon") async -> Attempt {
         let now = app.now()
         let name = "hreaderd-" + Self.stamp(now) + Self.suffix
         let path = settings.directory + "/" + name
@@ -93,11 +93,11 @@ public final class BackupSchedule: Sendable {
         case .success(let info):
             attempt = Attempt(at: now, ok: true, file: name, bytes: info.fileBytes, seconds: Date().timeIntervalSince(started))
             removeOld()
-            await app.audit.record(AuditEvent(at: now, action: .backup, actor: "daemon", detail: "\(name), \(info.fileBytes) bytes"), store: store)
+            await app.audit.record(AuditEvent(at: now, action: .backup, actor: actor, detail: "\(name), \(info.fileBytes) bytes"), store: store)
             app.logger.info("backup written: \(name) (\(info.fileBytes) bytes)")
         case .failure(let error):
             attempt.error = error.description
-            await app.audit.record(AuditEvent(at: now, action: .backupFailed, actor: "daemon", detail: String(error.description.prefix(120))), store: store)
+            await app.audit.record(AuditEvent(at: now, action: .backupFailed, actor: actor, detail: String(error.description.prefix(120))), store: store)
             app.logger.error("backup failed; the previous backups are kept, and it is tried again in \(settings.retrySeconds / 60) minutes: \(error)")
         }
         state.withLock { status in

@@ -7,7 +7,9 @@ struct BackupRoutes {
 
     func register(in router: inout Router) {
         router.get("/backups.json") { _, _ in try list() }
-        router.post("/backups", bodyLimit: app.configuration.smallBodyLimit) { _, _ in try await now() }
+        router.post("/backups", bodyLimit: app.configuration.smallBodyLimit) { _, context in
+            try await now(actor: (context.values[ActorKey.self] ?? nil) ?? "daemon")
+        }
     }
 
     static let notScheduled = HTTPError(.conflict, code: "no_backup_dir",
@@ -44,10 +46,10 @@ struct BackupRoutes {
         return .json(writer: json)
     }
 
-    func now() async throws -> Response {
+    func now(actor: String) async throws -> Response {
         let store = try app.store()
         guard let schedule = app.backups else { throw Self.notScheduled }
-        let attempt = await schedule.backUp(store: store, app: app)
+        let attempt = await schedule.backUp(store: store, app: app, actor: actor)
         var json = JSONWriter(capacity: 256)
         json.beginObject()
         json.key("backup"); Self.write(attempt, to: &json)

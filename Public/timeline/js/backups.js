@@ -1,0 +1,373 @@
+// Backups & activity: the daemon's backups (GET /backups.json: whether it takes them, into which folder,
+// how often, how many it keeps, the last attempt and the last good one, the next, the files) with
+// "Back up now" (POST /backups), and the audit trail (GET /audit.json) as a table, newest first, filtered
+// by action and paged with "Older". The trail names people by the store's id: a person the app knows
+// (from /patients.json) is shown by name. Paths, file names, actors and details come from the daemon:
+// they go into the page as text only (textContent), never as HTML.
+
+import { h, clear } from './dom.js';
+import { formatBytes, formatDateTime, plural, relative } from './format.js';
+
+const PAGE = 50;
+
+/** Each action of the trail, as the filter and the table say it. */
+export const ACTIONS = [
+  ['sign_in', 'Sign-in'],
+  ['sign_in_failed', 'Failed sign-in'],
+  ['sign_out', 'Sign-out'],
+  ['lock', 'Lock'],
+  ['token_created', 'Token created'],
+  ['token_used', 'Token used'],
+  ['token_revoked', 'Token revoked'],
+  ['import', 'Import'],
+  ['sync', 'Sync'],
+  ['export', 'Export'],
+  ['backup', 'Backup'],
+  ['backup_failed', 'Failed backup'],
+  ['restore', 'Restore'],
+  ['deletion', 'Deletion'],
+  ['annotation', 'Note on an entry'],
+  ['patient_change', 'Change to people'],
+];
+const ACTION_WORDS = Object.fromEntries(ACTIONS);
+const ACTION_TONES = { sign_in_failed: 'error', backup_failed: 'error', backup: 'ok', restore: 'ok', deletion: 'warn' };
+
+export function actionWord(action) {
+  return ACTION_WORDS[action] || String(action || 'Unknown').replace(/_/g, ' ');
+}
+
+/** Who did it, in words: "session ab12cd34" → "Session ab12cd34", "cli" → "Command line"… */
+export function actorWord(actor) {
+  const text = String(actor ?? '').trim();
+  const space = text.indexOf(' ');
+  const kind = space === -1 ? text : text.slice(0, space);
+  const rest = space === -1 ? '' : text.slice(space + 1);
+  switch (kind) {
+    case 'session': return `Session ${rest}`;
+    case 'token': return `Token ${rest}`;
+    case 'source': return `Source ${rest}`;
+    case 'peer': return `From ${rest}`;
+    case 'cli': return 'Command line';
+    case 'daemon': return 'The daemon';
+    case 'unauthenticated': return 'Not signed in';
+    case '': return '—';
+    default: return text;
+  }
+}
+
+/** "every 24 hours", "every hour", "every 1.5 hours". */
+function everyHours(hours) {
+  if (hours === 1) return 'every hour';
+  return `every ${Number(hours).toLocaleString(undefined, { maximumFractionDigits: 2 })} hours`;
+}
+
+/** One attempt (last, last_good or a POST's answer) in words, with its time. */
+function attemptText(attempt) {
+  const when = formatDateTime(attempt.at);
+  if (!attempt.ok) return `${when}: failed: ${attempt.error || 'no reason given'}`;
+  const seconds = attempt.seconds != null ? `, in ${attempt.seconds < 1 ? 'under a second' : plural(Math.round(attempt.seconds), 'second')}` : '';
+  return `${when}: OK, ${attempt.file || 'a backup file'} (${formatBytes(attempt.bytes)}${seconds})`;
+}
+
+export class BackupsPanel {
+  /**
+   * dialog: the <dialog> of index.html. button: the Imports card's "Backups & activity" button, and
+   * summary: the line beside it (the last backup, or that there are none). api: backups(), backUp(),
+   * audit(params). patientName(id): the name of a patient the app knows, else null.
+   */
+  constructor(dialog, button, summary, { api, patientName }) {
+    this.dialog = dialog;
+    this.button = button;
+    this.summary = summary;
+    this.api = api;
+    this.patientName = patientName;
+    const $ = (selector) => dialog.querySelector(selector);
+    this.ui = {
+      state: $('#backups-state'),
+      info: $('#backups-info'),
+      nowRow: $('#backup-now-row'),
+      now: $('#backup-now'),
+      progress: $('#backup-progress'),
+      result: $('#backup-result'),
+      filesBlock: $('#backup-files-block'),
+      filesHeading: $('#backup-files-heading'),
+      files: $('#backup-files'),
+      action: $('#activity-action'),
+      rows: $('#activity-rows'),
+      table: $('#activity-table'),
+      status: $('#activity-status'),
+      foot: $('#activity-foot'),
+      shown: $('#activity-shown'),
+      older: $('#activity-older'),
+    };
+    this.ui.action.append(...ACTIONS.map(([value, word]) => h('option', { value }, word)));
+    this.trigger = null;
+    this.backupSeq = 0;
+    this.auditSeq = 0;
+    this.cursor = null;
+    this.count = 0; // events listed
+    this.busy = false; // a backup is being taken
+    button.addEventListener('click', () => this.open(button));
+    this.ui.now.addEventListener('click', () => this.backUp());
+    this.ui.action.addEventListener('change', () => this.loadActivity());
+    this.ui.older.addEventListener('click', () => this.older());
+    dialog.addEventListener('click', (event) => {
+      if (event.target.closest('[data-close]')) this.close();
+      else if (event.target === dialog) this.close(); // a click on the backdrop
+    });
+    dialog.addEventListener('close', () => {
+      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
+      (shown ? this.trigger : this.button)?.focus();
+      this.trigger = null;
+    });
+  }
+
+  /** Signed in: the line beside the button says how the backups stand. */
+  async start() {
+    const seq = ++this.backupSeq;
+    try {
+      const data = await this.api.backups({ background: true });
+      if (seq === this.backupSeq) this.renderSummary(data);
+    } catch {
+      if (seq === this.backupSeq) this.summary.textContent = '';
+    }
+  }
+
+  /** Forgets everything (signed out, locked). */
+  reset() {
+    this.backupSeq += 1;
+    this.auditSeq += 1;
+    this.close();
+    this.summary.textContent = '';
+    this.summary.classList.remove('warn-text');
+    clear(this.ui.info);
+    clear(this.ui.files);
+    clear(this.ui.rows);
+    this.ui.result.textContent = '';
+    this.ui.action.value = '';
+  }
+
+  open(trigger) {
+    this.trigger = trigger || document.activeElement;
+    this.ui.result.textContent = '';
+    this.ui.result.classList.remove('error');
+    if (!this.dialog.open) this.dialog.showModal();
+    this.dialog.querySelector('.details-body').scrollTop = 0;
+    this.dialog.scrollTop = 0;
+    this.dialog.querySelector('[data-close]').focus();
+    this.loadBackups();
+    this.loadActivity();
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  // ---- Backups ----
+
+  async loadBackups() {
+    const seq = ++this.backupSeq;
+    this.ui.info.setAttribute('aria-busy', 'true');
+    let data;
+    try {
+      data = await this.api.backups();
+    } catch (error) {
+      if (seq !== this.backupSeq) return;
+      this.ui.info.removeAttribute('aria-busy');
+      if (error.status === 401 || error.status === 423) return; // back to the sign-in screen
+      this.ui.state.hidden = true;
+      this.ui.nowRow.hidden = true;
+      this.ui.filesBlock.hidden = true;
+      clear(this.ui.info).append(h('p', { class: 'error-text' }, `Could not read the backups: ${error.message}`));
+      return;
+    }
+    if (seq !== this.backupSeq) return;
+    this.ui.info.removeAttribute('aria-busy');
+    this.renderSummary(data);
+    this.renderBackups(data);
+  }
+
+  renderSummary(data) {
+    const last = data?.last;
+    const good = data?.last_good;
+    let text;
+    let warn = false;
+    if (!data?.enabled) {
+      text = 'Backups are off.';
+    } else if (last && !last.ok) {
+      text = `The last backup failed ${relative(last.at)}.`;
+      warn = true;
+    } else if (good) {
+      text = `Last backup ${relative(good.at)}.`;
+    } else {
+      // None since the daemon started: the next is due a period after the newest file there is.
+      text = `Backups are on; the ${data.backups?.length ? 'next' : 'first'} is due ${relative(data.next_at)}.`;
+    }
+    this.summary.textContent = text;
+    this.summary.classList.toggle('warn-text', warn);
+  }
+
+  renderBackups(data) {
+    const { state, info, nowRow, filesBlock, filesHeading, files } = this.ui;
+    state.hidden = false;
+    if (!data?.enabled) {
+      state.className = 'badge neutral';
+      state.textContent = 'Off';
+      nowRow.hidden = true;
+      filesBlock.hidden = true;
+      clear(info).append(
+        h('p', null, 'This daemon takes no backups. To have it take one on a schedule, start it with ',
+          h('code', null, '--backup-dir DIR'), ' (and ', h('code', null, '--backup-every HOURS'), '); to take one by hand, run ',
+          h('code', null, 'hreaderd backup --output FILE'), '.'));
+      return;
+    }
+    const last = data.last;
+    state.className = last && !last.ok ? 'badge error' : 'badge ok';
+    state.textContent = last && !last.ok ? 'Last one failed' : 'On';
+    const keep = data.keep != null ? `, keeping the newest ${plural(data.keep, 'backup')}` : '';
+    const facts = h('dl', { class: 'facts backup-facts' });
+    const fact = (term, ...value) => facts.append(h('dt', null, term), h('dd', null, ...value));
+    fact('Folder', h('span', { class: 'path', 'data-field': 'directory', text: data.directory || '' }));
+    fact('Schedule', `A backup ${everyHours(data.every_hours)}${keep}`);
+    fact('Last attempt', last
+      ? h('span', { class: last.ok ? null : 'error-text', 'data-field': 'last', 'data-ok': String(Boolean(last.ok)), text: attemptText(last) })
+      : h('span', { class: 'muted', 'data-field': 'last', text: 'None since the daemon started' }));
+    const newest = data.backups?.[0]?.name;
+    fact('Last good backup', data.last_good
+      ? h('span', { 'data-field': 'last-good', text: attemptText(data.last_good) })
+      : h('span', { class: 'muted', 'data-field': 'last-good', text: newest ? `None since the daemon started; the newest file is ${newest}` : 'None yet' }));
+    fact('Next backup', data.next_at != null ? `${formatDateTime(data.next_at)} (${relative(data.next_at)})` : '—');
+    clear(info).append(facts);
+    nowRow.hidden = false;
+
+    const list = data.backups || [];
+    filesBlock.hidden = false;
+    filesHeading.textContent = list.length ? `Backup files (${list.length.toLocaleString()}, newest first)` : 'Backup files';
+    clear(files);
+    if (!list.length) {
+      files.append(h('li', { class: 'muted' }, 'No backup file in the folder yet.'));
+      return;
+    }
+    for (const file of list) {
+      files.append(h('li', { 'data-name': file.name || '' },
+        h('span', { class: 'backup-name', text: file.name || '' }),
+        h('span', { class: 'backup-size muted', text: formatBytes(file.bytes) })));
+    }
+  }
+
+  async backUp() {
+    if (this.busy) return;
+    const { now, progress, result } = this.ui;
+    this.busy = true;
+    now.disabled = true;
+    now.textContent = 'Backing up…';
+    progress.hidden = false;
+    result.classList.remove('error');
+    result.textContent = 'Taking a backup…';
+    let message;
+    let failed = false;
+    try {
+      const answer = await this.api.backUp();
+      const attempt = answer?.backup;
+      message = attempt ? `Backed up: ${attempt.file} (${formatBytes(attempt.bytes)}).` : 'Backed up.';
+    } catch (error) {
+      failed = true;
+      if (error.status === 401 || error.status === 423) message = '';
+      else if (error.code === 'no_backup_dir') message = 'This daemon takes no backups: start it with --backup-dir DIR.';
+      else message = `The backup failed: ${error.data?.backup?.error || error.message}`;
+    } finally {
+      this.busy = false;
+      now.disabled = false;
+      now.textContent = 'Back up now';
+      progress.hidden = true;
+    }
+    result.classList.toggle('error', failed);
+    result.textContent = message;
+    if (!this.dialog.open) return;
+    // The new file, the last attempt and the next one; the backup (or its failure) in the trail.
+    await this.loadBackups();
+    this.loadActivity();
+  }
+
+  // ---- Activity ----
+
+  async loadActivity() {
+    const seq = ++this.auditSeq;
+    this.cursor = null;
+    this.count = 0;
+    clear(this.ui.rows);
+    this.ui.foot.hidden = true;
+    this.say('Loading…');
+    await this.loadPage(seq, null);
+  }
+
+  async older() {
+    if (this.cursor == null) return;
+    const seq = this.auditSeq;
+    const first = this.count;
+    const { older } = this.ui;
+    older.disabled = true;
+    older.textContent = 'Loading…';
+    await this.loadPage(seq, this.cursor);
+    if (seq !== this.auditSeq) return;
+    older.disabled = false;
+    older.textContent = 'Older';
+    // The keyboard goes on from the first row added (Tab from there reaches Older again).
+    const next = this.ui.rows.rows[first];
+    if (next) {
+      next.tabIndex = -1;
+      next.focus();
+    }
+  }
+
+  async loadPage(seq, cursor) {
+    const action = this.ui.action.value;
+    this.ui.table.setAttribute('aria-busy', 'true');
+    let page;
+    try {
+      page = await this.api.audit({ action, limit: PAGE, cursor });
+    } catch (error) {
+      if (seq !== this.auditSeq) return;
+      this.ui.table.removeAttribute('aria-busy');
+      if (error.status === 401 || error.status === 423) return;
+      this.say(`Could not read the activity: ${error.message}`, true);
+      return;
+    }
+    if (seq !== this.auditSeq) return;
+    this.ui.table.removeAttribute('aria-busy');
+    const events = page?.events || [];
+    for (const event of events) this.ui.rows.append(this.row(event));
+    this.count += events.length;
+    this.cursor = page?.next_cursor ?? null;
+    const what = action ? `${actionWord(action).toLowerCase()} ` : '';
+    if (this.count === 0) {
+      this.say(action ? `No ${what}events in the trail.` : 'Nothing in the trail yet.');
+    } else {
+      this.say('');
+    }
+    this.ui.shown.textContent = this.count ? `${plural(this.count, `${what}event`)} shown${this.cursor != null ? '; older ones follow' : ''}.` : '';
+    this.ui.older.hidden = this.cursor == null;
+    this.ui.foot.hidden = this.count === 0;
+  }
+
+  say(text, error = false) {
+    this.ui.status.classList.toggle('error', error);
+    this.ui.status.textContent = text;
+  }
+
+  row(event) {
+    const name = event.patient ? this.patientName(event.patient) : null;
+    const tone = ACTION_TONES[event.action] || 'neutral';
+    const cell = (label, empty, ...content) => h('td', { role: 'cell', 'data-label': label, class: empty ? 'no-value' : null }, ...content);
+    return h('tr', { role: 'row', 'data-id': String(event.id ?? ''), 'data-action': event.action || '' },
+      h('td', { role: 'cell', class: 'when', 'data-label': 'When' }, h('time', { datetime: new Date(event.at * 1000).toISOString(), text: formatDateTime(event.at) })),
+      cell('What', false, h('span', { class: `badge ${tone}`, text: actionWord(event.action) })),
+      cell('Who', !event.actor, h('span', { class: 'actor', 'data-actor': event.actor || '', text: actorWord(event.actor) })),
+      cell('Person', !event.patient, !event.patient
+        ? h('span', { class: 'muted', text: '—' })
+        : name
+          ? h('span', { class: 'person-name', 'data-patient': event.patient, text: name })
+          : h('span', { class: 'patient-id', 'data-patient': event.patient, text: event.patient })),
+      cell('Detail', !event.detail, event.detail ? h('span', { class: 'detail', text: event.detail }) : h('span', { class: 'muted', text: '—' })));
+  }
+}
