@@ -98,7 +98,9 @@ enum RecordImport {
             }
         }
         // Entries inserted and updated go to the search index's queue from here (see SearchIndexSchema).
-        let searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid, fresh) VALUES (?, ?)") : nil
+        let searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid) VALUES (?)") : nil
+        // New entries get rowids above every one there is: they go into the index in one statement at the end.
+        let firstNewPK = (try db.scalar("SELECT max(pk) FROM entries", as: Int64.self) ?? 0) + 1
 
         let insert = try db.statement("""
             INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
@@ -146,7 +148,7 @@ enum RecordImport {
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
                                         entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                         record.asOf, patientID, entry.id])
-                    try searchQueue?.execute([old.pk * 2, Int64(0)])
+                    try searchQueue?.execute([old.pk * 2])
                     summary.entriesUpdated += 1
                     summary.byType[entry.type.ordinal].updated += 1
                 }
@@ -155,10 +157,14 @@ enum RecordImport {
                                     entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
                                     codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd, timelineJSON(entry, codes: codes, encoder: encoder),
                                     record.asOf])
-                try searchQueue?.execute([db.lastInsertRowID * 2, Int64(1)])
                 summary.entriesAdded += 1
                 summary.byType[entry.type.ordinal].added += 1
             }
+        }
+        if searchIndex, summary.entriesAdded > 0 {
+            // An annotation can wait for its entry (one the source dropped and brings back): join them only then.
+            let notes = try db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? LIMIT 1", [patientID], as: Int64.self) != nil
+            try db.execute(notes ? SearchIndexSchema.indexNewEntries : SearchIndexSchema.indexNewEntriesWithoutNotes, [firstNewPK])
         }
         if !merging {
             let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")

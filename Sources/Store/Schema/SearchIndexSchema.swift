@@ -1,11 +1,11 @@
 /// The full-text index (`search`, FTS4 with the unicode61 tokenizer, diacritics removed): one row a
 /// searchable thing, inside the encrypted database like every other page.
 ///
-/// Kept in two steps, both in the transaction of the write that changes what is searched. What changed is
-/// noted in `search_queue`: by triggers on annotations, posts, document sections and entry deletes, and by
-/// the import for the entries it inserts and updates (`RecordImport`, the only writer of entries). At the
-/// end of each write transaction the store applies the queue (`SearchIndex.apply`) in a few statements of
-/// its own. The index is not written row by row: FTS4 flushes its pending terms at every statement
+/// Kept in the transaction of the write that changes what is searched. The entries an import adds go in at
+/// the end of the import in one statement (`indexNewEntries`). Every other change is noted in
+/// `search_queue`: by triggers on annotations, posts, document sections and entry deletes, and by the import
+/// for the entries it updates (`RecordImport`, the only writer of entries). At the end of each write
+/// transaction the store applies the queue (`SearchIndex.apply`) in a few statements of its own. The index is not written row by row: FTS4 flushes its pending terms at every statement
 /// savepoint, and a trigger runs in one for each row, which made a 100,000-entry import eight times slower.
 ///
 /// Rows: an entry (`docid` = the entry's `pk` × 2: its description, text value, codes and the person's
@@ -20,8 +20,11 @@ enum SearchIndexSchema {
     /// A flat JSON object (a post's data) as words.
     static func jsonAsText(_ column: String) -> String { codesAsText(column) }
 
+    /// An entry's words without the person's notes on it.
+    static let entryWords = "coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(codesAsText("e.codes"))"
+
     static let entryText = """
-        coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(codesAsText("e.codes"))
+        \(entryWords)
             || coalesce(' ' || a.note, '') || coalesce(' ' || a.reason, '') || coalesce(' ' || a.quantity, '')
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
@@ -43,10 +46,9 @@ enum SearchIndexSchema {
             UNIQUE (kind, patient_id, ref)
         );
         -- Index rows to refresh at the end of the transaction: deleted, then written again from what is there.
-        -- `fresh`: a new entry's row, which the index cannot hold yet (nothing to delete).
-        CREATE TABLE search_queue (docid INTEGER PRIMARY KEY, fresh INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE search_queue (docid INTEGER PRIMARY KEY);
 
-        -- An entry's insert and update are queued by the import itself (RecordImport), not by a trigger: with
+        -- An entry's insert and update are indexed and queued by the import itself (RecordImport), not by a trigger: with
         -- foreign keys on, a trigger makes every one-row statement keep a statement journal, and an import of
         -- 100,000 entries took six times as long. Deletes keep theirs: a person or source removed deletes
         -- their entries in one cascading statement.
@@ -100,10 +102,24 @@ enum SearchIndexSchema {
         INSERT OR IGNORE INTO search_queue (docid) SELECT id * 2 + 1 FROM search_docs;
         """
 
+    /// The entries one import added (rowids from `?` up) of a patient without annotations: no notes to join.
+    static let indexNewEntriesWithoutNotes = """
+        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+            SELECT e.pk * 2, \(entryWords), e.patient_id, 'entry', e.id, e.type, e.date FROM entries e WHERE e.pk >= ? ORDER BY e.pk
+        """
+
+    /// The entries one import added (rowids from `?` up), in one statement: FTS4 then writes them in bulk.
+    static let indexNewEntries = """
+        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+            SELECT e.pk * 2, \(entryText), e.patient_id, 'entry', e.id, e.type, e.date
+            FROM entries e LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
+            WHERE e.pk >= ? ORDER BY e.pk
+        """
+
     /// The queued rows written again from what is there, one statement a kind (each finds its rows by
     /// primary key); a queued row that is gone is only deleted.
     static let applyQueue = """
-        DELETE FROM search WHERE docid IN (SELECT docid FROM search_queue WHERE fresh = 0);
+        DELETE FROM search WHERE docid IN (SELECT docid FROM search_queue);
         INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
             SELECT q.docid, \(entryText), e.patient_id, 'entry', e.id, e.type, e.date
             FROM search_queue q JOIN entries e ON e.pk = q.docid / 2
