@@ -134,13 +134,7 @@ public enum BackupFile {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw .io("cannot write \(path): \(String(cString: strerror(errno)))") }
-            written += n
-        }
+        do { try FileSystem.writeAll(fd, bytes, path: path) } catch { throw .io(error.description) }
     }
 
     static func le(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }

@@ -19,16 +19,9 @@ enum FileSystem {
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(path: temporary, operation: "create", errnoValue: errno) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd); unlink(temporary)
-                throw Failure(path: temporary, operation: "write", errnoValue: e)
-            }
-            written += n
+        do { try writeAll(fd, bytes, path: temporary) } catch {
+            close(fd); unlink(temporary)
+            throw error
         }
         // fchmod: the umask may have narrowed the mode already, but must never widen it.
         if fchmod(fd, mode) != 0 || fsync(fd) != 0 {
@@ -53,6 +46,18 @@ enum FileSystem {
             unlink(temporary)
         }
         try syncDirectory(containing: path)
+    }
+
+    /// Writes all of `bytes` to `fd`, through short writes and interruptions.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0, errno == EINTR { continue }
+            // A write of nothing would loop for ever: an error too.
+            guard n > 0 else { throw Failure(path: path, operation: "write", errnoValue: n < 0 ? errno : EIO) }
+            written += n
+        }
     }
 
     /// fsync of the directory makes a rename or a new file durable.

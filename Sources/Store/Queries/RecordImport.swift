@@ -161,11 +161,8 @@ enum RecordImport {
                 summary.byType[entry.type.ordinal].added += 1
             }
         }
-        if searchIndex, summary.entriesAdded > 0 {
-            // An annotation can wait for its entry (one the source dropped and brings back): join them only then.
-            let notes = try db.scalar("SELECT 1 FROM annotations WHERE patient_id = ? LIMIT 1", [patientID], as: Int64.self) != nil
-            try db.execute(notes ? SearchIndexSchema.indexNewEntries : SearchIndexSchema.indexNewEntriesWithoutNotes, [firstNewPK])
-        }
+        // A new entry's annotation may be there already (one the source dropped and brings back): joined.
+        if searchIndex, summary.entriesAdded > 0 { try db.execute(SearchIndexSchema.indexNewEntries, [firstNewPK]) }
         if !merging {
             let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
             for (id, old) in existing where !seen.contains(id) {

@@ -20,11 +20,8 @@ enum SearchIndexSchema {
     /// A flat JSON object (a post's data) as words.
     static func jsonAsText(_ column: String) -> String { codesAsText(column) }
 
-    /// An entry's words without the person's notes on it.
-    static let entryWords = "coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(codesAsText("e.codes"))"
-
     static let entryText = """
-        \(entryWords)
+        coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(codesAsText("e.codes"))
             || coalesce(' ' || a.note, '') || coalesce(' ' || a.reason, '') || coalesce(' ' || a.quantity, '')
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
@@ -100,12 +97,6 @@ enum SearchIndexSchema {
         INSERT INTO search_docs (kind, patient_id, ref) SELECT 'section', patient_id, document_id || '#' || ordinal FROM document_sections;
         INSERT OR IGNORE INTO search_queue (docid) SELECT pk * 2 FROM entries;
         INSERT OR IGNORE INTO search_queue (docid) SELECT id * 2 + 1 FROM search_docs;
-        """
-
-    /// The entries one import added (rowids from `?` up) of a patient without annotations: no notes to join.
-    static let indexNewEntriesWithoutNotes = """
-        INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-            SELECT e.pk * 2, \(entryWords), e.patient_id, 'entry', e.id, e.type, e.date FROM entries e WHERE e.pk >= ? ORDER BY e.pk
         """
 
     /// The entries one import added (rowids from `?` up), in one statement: FTS4 then writes them in bulk.

@@ -21,19 +21,15 @@ struct AuditRoutes {
             guard let action = AuditEvent.Action(rawValue: text) else { throw Self.badAction }
             return action
         }
-        func time(_ name: String, dayStart: Bool) throws(HTTPError) -> Int64? {
-            guard let text = request.query[name], !text.isEmpty else { return nil }
-            guard let value = WindowEnd.parse(text, calendar: app.configuration.calendar, dayStart: dayStart) else { throw SearchRoutes.badDate }
-            return value
-        }
-        let limit = try SearchRoutes.number(request.query["limit"], default: Self.defaultLimit, in: 1...Self.maximumLimit,
-                                            error: HTTPError(.badRequest, code: "bad_limit", message: "limit must be a whole number from 1 to \(Self.maximumLimit)."))
+        let (from, to) = try ListQuery.range(request, calendar: app.configuration.calendar)
+        let limit = try ListQuery.number(request.query["limit"], default: Self.defaultLimit, in: 1...Self.maximumLimit,
+                                         error: ListQuery.badLimit(Self.maximumLimit))
         let cursor = try request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(HTTPError) -> Int64 in
-            guard text.utf8.count <= 18, let id = Int64(text), id > 0 else { throw SearchRoutes.badCursor }
+            guard text.utf8.count <= 18, let id = Int64(text), id > 0 else { throw ListQuery.badCursor }
             return id
         }
         let events = try await app.store().auditEvents(action: action, patientID: request.query["patient"].flatMap { $0.isEmpty ? nil : $0 },
-                                                       from: try time("from", dayStart: true), to: try time("to", dayStart: false),
+                                                       from: from, to: to,
                                                        before: cursor, limit: limit)
         var json = JSONWriter(capacity: 256 + events.count * 160)
         json.beginObject()

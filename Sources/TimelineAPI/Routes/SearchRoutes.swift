@@ -18,10 +18,6 @@ struct SearchRoutes {
 
     static func badQuery(_ message: String) -> HTTPError { HTTPError(.badRequest, code: "bad_query", message: message) }
     static let badType = HTTPError(.badRequest, code: "bad_type", message: "type must be one of \(SearchFilter.types.sorted().joined(separator: ", ")).")
-    static let badDate = HTTPError(.badRequest, code: "bad_date",
-                                   message: "from and to must be RFC 3339 timestamps, YYYY-MM-DD days or epoch seconds.")
-    static let badLimit = HTTPError(.badRequest, code: "bad_limit", message: "limit must be a whole number from 1 to \(maximumLimit).")
-    static let badCursor = HTTPError(.badRequest, code: "bad_cursor", message: "cursor must be the next_cursor of an earlier page.")
 
     func search(_ request: Request) async throws -> Response {
         guard let query = request.query["q"] else { throw Self.badQuery("q is required: the words to search for.") }
@@ -31,15 +27,10 @@ struct SearchRoutes {
             guard SearchFilter.types.contains(type) else { throw Self.badType }
             return type
         }
-        let calendar = app.configuration.calendar
-        func time(_ name: String, dayStart: Bool) throws(HTTPError) -> Int64? {
-            guard let text = request.query[name], !text.isEmpty else { return nil }
-            guard let value = WindowEnd.parse(text, calendar: calendar, dayStart: dayStart) else { throw Self.badDate }
-            return value
-        }
-        let from = try time("from", dayStart: true), to = try time("to", dayStart: false)
-        let limit = try Self.number(request.query["limit"], default: Self.defaultLimit, in: 1...Self.maximumLimit, error: Self.badLimit)
-        let offset = try Self.number(request.query["cursor"], default: 0, in: 0...Self.maximumCursor, error: Self.badCursor)
+        let (from, to) = try ListQuery.range(request, calendar: app.configuration.calendar)
+        let limit = try ListQuery.number(request.query["limit"], default: Self.defaultLimit, in: 1...Self.maximumLimit,
+                                         error: ListQuery.badLimit(Self.maximumLimit))
+        let offset = try ListQuery.number(request.query["cursor"], default: 0, in: 0...Self.maximumCursor, error: ListQuery.badCursor)
 
         let store = try app.store()
         let patientID = try await app.patientID(request, store: store)
@@ -47,11 +38,5 @@ struct SearchRoutes {
         let page = try await store.search(terms, filter: SearchFilter(patientIDs: person.members, type: type, from: from, to: to),
                                           offset: offset, limit: limit)
         return .json(bytes: SearchJSON.page(page, query: query, patientID: patientID))
-    }
-
-    static func number(_ text: String?, default value: Int, in range: ClosedRange<Int>, error: HTTPError) throws(HTTPError) -> Int {
-        guard let text, !text.isEmpty else { return value }
-        guard text.utf8.count <= 7, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(text), range.contains(number) else { throw error }
-        return number
     }
 }

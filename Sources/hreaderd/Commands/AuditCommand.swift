@@ -30,9 +30,8 @@ struct AuditCommand: ParsableCommand {
         guard (1...10_000).contains(limit) else { throw CLIError("--limit must be from 1 to 10000") }
         let store = try global.openStore()
         defer { store.close() }
-        let formatter = ISO8601DateFormatter()
         for event in try store.auditEventsSync(action: chosen, patientID: patient, limit: limit) {
-            Console.out([formatter.string(from: Date(timeIntervalSince1970: TimeInterval(event.at))), event.action.rawValue, event.actor,
+            Console.out([TimeText.instant(event.at), event.action.rawValue, event.actor,
                          event.patientID ?? "-", event.detail ?? ""].joined(separator: "\t"))
         }
     }

@@ -31,7 +31,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         if let verify {
             let info = try BackupFile.verify(verify)
-            Console.out("\(verify): a whole backup of \(Self.size(info.databaseBytes)) taken \(Self.time(info.createdAt))")
+            Console.out("\(verify): a whole backup of \(Self.size(info.databaseBytes)) taken \(TimeText.instant(info.createdAt))")
             return
         }
         guard let output else { return }
@@ -45,10 +45,6 @@ struct BackupCommand: ParsableCommand {
 
     static func size(_ bytes: Int64) -> String {
         bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6) : String(format: "%.0f KB", Double(bytes) / 1e3)
-    }
-
-    static func time(_ seconds: Int64) -> String {
-        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }
 
@@ -79,6 +75,6 @@ struct RestoreCommand: ParsableCommand {
             if let recovery { return try vault.unlock(recoveryKey: recovery) }
             return try vault.unlock(password: password ?? "")
         }
-        Console.out("restored \(file) (taken \(BackupCommand.time(info.createdAt)), \(BackupCommand.size(info.databaseBytes))) into \(directory.path)")
+        Console.out("restored \(file) (taken \(TimeText.instant(info.createdAt)), \(BackupCommand.size(info.databaseBytes))) into \(directory.path)")
     }
 }

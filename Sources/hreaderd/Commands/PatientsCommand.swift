@@ -30,7 +30,7 @@ struct PatientsCommand: AsyncParsableCommand {
             }
             let personOf = Dictionary(heads, uniquingKeysWith: { a, _ in a })
             let rows = patients.map { p in
-                [p.id, p.shownName, p.birthdate.map(Self.day) ?? "-", String(p.entryCount), p.relationship?.rawValue ?? "-",
+                [p.id, p.shownName, p.birthdate.map(TimeText.day) ?? "-", String(p.entryCount), p.relationship?.rawValue ?? "-",
                  personOf[p.id].map { "linked into \($0)" } ?? ""]
             }
             let header = ["ID", "NAME", "BIRTHDATE", "ENTRIES", "RELATIONSHIP", ""]
@@ -39,15 +39,6 @@ struct PatientsCommand: AsyncParsableCommand {
                 Console.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
                     .trimmingCharacters(in: .whitespaces))
             }
-        }
-
-        /// A birthdate as a calendar day in UTC: birthdates are days, not moments.
-        static func day(_ seconds: Int64) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd"
-            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
     }
 

@@ -67,6 +67,6 @@ struct SearchCommand: AsyncParsableCommand {
     static func line(_ hit: SearchHit) -> String {
         let snippet = hit.snippet.map { $0.match ? "[" + $0.text + "]" : $0.text }.joined()
             .split(whereSeparator: { $0 == "\n" }).joined(separator: " ")
-        return [hit.date.map(PatientsCommand.ListPatients.day) ?? "undated", hit.type, hit.title, snippet, hit.patientID, hit.id].joined(separator: "\t")
+        return [hit.date.map(TimeText.day) ?? "undated", hit.type, hit.title, snippet, hit.patientID, hit.id].joined(separator: "\t")
     }
 }

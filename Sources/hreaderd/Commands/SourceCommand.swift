@@ -119,14 +119,10 @@ struct SourceCommand: ParsableCommand {
             for source in sources {
                 let patients = try await store.patientCount(sourceID: source.id)
                 var line = "\(source.name)  \(source.url ?? "")  \(source.state.rawValue)  "
-                line += "last sync \(source.lastSyncAt.map(Self.time) ?? "never")  \(patients) patient\(patients == 1 ? "" : "s")"
+                line += "last sync \(source.lastSyncAt.map(TimeText.instant) ?? "never")  \(patients) patient\(patients == 1 ? "" : "s")"
                 if let error = source.lastError { line += "  last error: \(error)" }
                 Console.out(line)
             }
-        }
-
-        static func time(_ seconds: Int64) -> String {
-            ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
     }
 

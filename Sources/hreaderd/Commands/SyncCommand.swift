@@ -87,7 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
             return "\(name): needs sign-in: \(job.lastError ?? "the server refused our credentials"); "
                 + "sign in again with `hreaderd source add \(name) --update …`"
         case .queued:
-            let when = job.nextRunAt.map { " at " + ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
+            let when = job.nextRunAt.map { " at " + TimeText.instant($0) } ?? ""
             return "\(name): not done: \(job.lastError ?? "waiting"); a retry is queued\(when) (`hreaderd sync \(name) --wait`, or the daemon, runs it)"
         case .running:
             return startedHere

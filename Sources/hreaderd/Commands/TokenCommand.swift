@@ -34,12 +34,8 @@ struct TokenCommand: ParsableCommand {
             let tokens = try await store.tokens()
             if tokens.isEmpty { Console.err("no tokens: create one with `hreaderd token create --name NAME`") }
             for token in tokens {
-                Console.out("\(token.id)  \(token.name)  created \(Self.time(token.createdAt))  last used \(token.lastUsedAt.map(Self.time) ?? "never")")
+                Console.out("\(token.id)  \(token.name)  created \(TimeText.instant(token.createdAt))  last used \(token.lastUsedAt.map(TimeText.instant) ?? "never")")
             }
-        }
-
-        static func time(_ seconds: Int64) -> String {
-            ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
     }
 
