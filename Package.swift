@@ -85,16 +85,22 @@ let package = Package(
             name: "RHExClient",
             dependencies: ["ImportJobs", "Records", "Store"]
         ),
+        // The summary's modules (hReader's tiles, SelfHub's modules): one folder a module behind one protocol,
+        // and the rules they apply, with their sources.
+        .target(
+            name: "Modules",
+            dependencies: ["Store"]
+        ),
         // The product's routes, access policy and wire format.
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", "Modules", .product(name: "Logging", package: "swift-log")]
         ),
         // The executable: CLI, configuration, lifecycle, wiring.
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "TimelineAPI",
+                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "TimelineAPI", "Modules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -164,7 +170,8 @@ let package = Package(
         ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Store", "SyntheticRecords", "TestSupport"]),
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
-        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "TestSupport"]),
+        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "TestSupport"]),
+        .testTarget(name: "ModulesTests", dependencies: ["Modules", "Store", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),

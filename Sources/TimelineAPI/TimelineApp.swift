@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import Logging
+import Modules
 import Store
 
 /// The product's HTTP side: the routes of DESIGN.md over the store. The executable builds one and hands
@@ -17,6 +18,10 @@ public final class TimelineApp: Sendable {
         public var smallBodyLimit = 4 * 1024
         /// The largest body of `PUT …/annotation`: a note is a few sentences; a megabyte is a mistake (`413`).
         public var annotationBodyLimit = 64 * 1024
+        /// The largest body of a reading (`POST …/readings`, `PUT /readings/{id}`): a few numbers and a short note.
+        public var readingBodyLimit = 4 * 1024
+        /// The summary's modules; tests add their own.
+        public var modules: ModuleCatalog = .standard
         /// The largest file `POST /imports/files` takes: the FHIR reader's per-file limit.
         public var uploadLimit = 64 << 20
         /// Lock the store after this many seconds without an authenticated request; 0 never does.
@@ -103,6 +108,8 @@ public final class TimelineApp: Sendable {
         SearchRoutes(app: self).register(in: &router)
         AuditRoutes(app: self).register(in: &router)
         BackupRoutes(app: self).register(in: &router)
+        SummaryRoutes(app: self).register(in: &router)
+        ReadingRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -83,7 +83,25 @@ struct CCDAEntryReader {
         let concept = (substance?.attribute("nullFlavor") == nil ? substance : nil) ?? observation.node("hl7:value")
         let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
         let status = Self.clinicalStatus(observation) ?? act?.node("hl7:statusCode")?.attribute("code")
-        add(.allergy, statement: observation, concept: concept, time: nil, start: start ?? time, end: end, status: status)
+        var entry = make(.allergy, statement: observation, concept: concept, time: nil, start: start ?? time, end: end, status: status)
+        entry.rawJSON = allergyDetails(observation)
+        keep(entry)
+    }
+
+    /// The reaction and severity of an allergy (C-CDA's reaction and severity observations, C32's), kept as
+    /// the entry's source JSON `{"reaction", "severity"}`: what the summary reads them from.
+    private func allergyDetails(_ observation: XMLNode) -> String {
+        let reaction = observation.node(".//hl7:entryRelationship/hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.9'"
+                                        + " or hl7:templateId/@root='2.16.840.1.113883.10.20.1.54']/hl7:value")
+        let severity = observation.node(".//hl7:entryRelationship/hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.8'"
+                                        + " or hl7:templateId/@root='2.16.840.1.113883.10.20.1.55']/hl7:value")
+        let texts = [("reaction", values.description(reaction)), ("severity", values.description(severity))]
+        guard texts.contains(where: { $0.1 != nil }) else { return "{}" }
+        var json = JSONWriter(capacity: 96)
+        json.beginObject()
+        for (key, text) in texts { if let text { json.key(key); json.string(text) } }
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// A medication or an immunization: the product's code; a refused vaccine is kept, "not-done".

@@ -4,7 +4,7 @@ public struct AuditEvent: Sendable, Equatable {
         case signIn = "sign_in", signInFailed = "sign_in_failed", signOut = "sign_out", lock
         case tokenCreated = "token_created", tokenUsed = "token_used", tokenRevoked = "token_revoked"
         case importFiles = "import", sync, export, backup, backupFailed = "backup_failed", restore
-        case deletion, annotation, patientChange = "patient_change"
+        case deletion, annotation, patientChange = "patient_change", reading
     }
 
     public var id: Int64?

@@ -7,13 +7,16 @@ public struct TimelineSnapshot: Sendable {
     public var vitalSigns: [StoredEntry]
     public var ongoing: EntryList
     public var posts: [TimelinePost]
+    /// The person's own readings taken in the window, oldest first (their vital signs are in `vitalSigns` too).
+    public var readings: [Reading]
     /// The annotations of the entries in `sections` and `ongoing` (marked there), by entry id.
     public var annotations: [String: Annotation]
     /// For a linked person: a shown entry whose fact other sources hold too, by entry id → every source's name.
     public var alsoFrom: [String: [String]]
 
     public init(patient: Patient, sections: [EntryType: EntryList], vitalSigns: [StoredEntry], ongoing: EntryList,
-                posts: [TimelinePost], annotations: [String: Annotation] = [:], alsoFrom: [String: [String]] = [:]) {
+                posts: [TimelinePost], readings: [Reading] = [], annotations: [String: Annotation] = [:], alsoFrom: [String: [String]] = [:]) {
+        self.readings = readings
         self.annotations = annotations
         self.alsoFrom = alsoFrom
         self.patient = patient
@@ -21,6 +24,24 @@ public struct TimelineSnapshot: Sendable {
         self.vitalSigns = vitalSigns
         self.ongoing = ongoing
         self.posts = posts
+    }
+
+    /// Imported vital signs (in date order) with the readings' (in date order) merged in by date; a reading
+    /// goes after an imported sign of the same time.
+    public static func merging(_ vitalSigns: [StoredEntry], _ readings: [Reading]) -> [StoredEntry] {
+        guard !readings.isEmpty else { return vitalSigns }
+        let own = readings.flatMap(\.vitalSigns)
+        var merged: [StoredEntry] = []
+        merged.reserveCapacity(vitalSigns.count + own.count)
+        var next = own.startIndex
+        for sign in vitalSigns {
+            while next < own.endIndex, let date = sign.date, let ownDate = own[next].date, ownDate < date {
+                merged.append(own[next]); next += 1
+            }
+            merged.append(sign)
+        }
+        merged += own[next...]
+        return merged
     }
 
     /// The number of entries in the window.

@@ -31,6 +31,7 @@ enum LinkedTimelineQuery {
         var window: [Item] = []
         var ongoing: [Item] = []
         var posts: [TimelinePost] = []
+        var readings: [Reading] = []
         var annotations: [String: Annotation] = [:]
         var revision: Int64 = 0
         for member in members {
@@ -41,6 +42,7 @@ enum LinkedTimelineQuery {
             try db.statement(windowSQL).forEach([member, start, end]) { row in window.append(try item(row, source: source)) }
             try db.statement(ongoingSQL).forEach([member, start, end]) { row in ongoing.append(try item(row, source: source)) }
             posts += try TimelinePostQueries.posts(patientID: member, from: start, to: end, in: db)
+            readings += try ReadingQueries.readings(patientID: member, from: start, to: end, in: db)
             for (id, annotation) in try AnnotationQueries.byEntry(patientID: member, in: db) where annotations[id] == nil {
                 annotations[id] = annotation
             }
@@ -64,8 +66,9 @@ enum LinkedTimelineQuery {
         var ongoingList = EntryList()
         for item in shownOngoing { ongoingList.append(json: item.json, markedAs: marked(item.id, annotations, alsoFrom)) }
         posts.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        return TimelineSnapshot(patient: patient, sections: sections, vitalSigns: vitalSigns, ongoing: ongoingList, posts: posts,
-                                annotations: annotations, alsoFrom: alsoFrom)
+        readings.sort { ($0.takenAt, $0.id) < ($1.takenAt, $1.id) }
+        return TimelineSnapshot(patient: patient, sections: sections, vitalSigns: TimelineSnapshot.merging(vitalSigns, readings),
+                                ongoing: ongoingList, posts: posts, readings: readings, annotations: annotations, alsoFrom: alsoFrom)
     }
 
     private static func item(_ row: Row, source: String) throws -> Item {

@@ -40,7 +40,8 @@ extension Store {
                 SELECT min(date) AS m FROM entries WHERE patient_id = ?1
                 UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
                 UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
-                UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1)
+                UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1
+                UNION ALL SELECT min(taken_at) FROM readings WHERE patient_id = ?1)
             """, [id], as: Int64.self)
     }
 }

@@ -14,11 +14,12 @@ enum TimelineSnapshotQuery {
             ? try AnnotationQueries.byEntry(patientID: patientID, in: db) : [:]
         let annotated = Set(annotations.keys)
         let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, annotated: annotated, in: db)
+        let readings = try ReadingQueries.readings(patientID: patientID, from: start, to: end, in: db)
         return TimelineSnapshot(
-            patient: patient, sections: window.sections, vitalSigns: window.vitalSigns,
+            patient: patient, sections: window.sections, vitalSigns: TimelineSnapshot.merging(window.vitalSigns, readings),
             ongoing: try OngoingQuery.entries(patientID: patientID, from: start, to: end, annotated: annotated, in: db),
             posts: try TimelinePostQueries.posts(patientID: patientID, from: start, to: end, in: db),
-            annotations: annotations)
+            readings: readings, annotations: annotations)
     }
 }
 

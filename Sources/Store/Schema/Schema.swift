@@ -318,5 +318,33 @@ enum Schema {
                 END;
                 """)
         },
+        // The person's own readings (self-reported vital signs, never touched by an import) and which summary
+        // modules each patient shows, in order (none: the defaults for the patient's age).
+        Migration(version: 9, name: "readings and summary modules") { db in
+            try db.execute("""
+                CREATE TABLE readings (
+                    id TEXT PRIMARY KEY,
+                    patient_id TEXT NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('weight', 'height', 'blood_pressure', 'pulse', 'glucose')),
+                    taken_at INTEGER NOT NULL,
+                    -- As entered, in `unit`; a blood pressure's diastolic in `second_value`.
+                    value REAL NOT NULL,
+                    second_value REAL,
+                    unit TEXT NOT NULL,
+                    context TEXT,
+                    note TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE INDEX readings_by_time ON readings (patient_id, taken_at);
+
+                CREATE TABLE patient_modules (
+                    patient_id TEXT PRIMARY KEY REFERENCES patients(id) ON DELETE CASCADE,
+                    -- A JSON array of module ids, in the order shown.
+                    modules TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                """)
+        },
     ]
 }

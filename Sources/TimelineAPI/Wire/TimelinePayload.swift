@@ -33,6 +33,8 @@ public enum TimelinePayload {
             json.key("units"); json.string(group.units)
             json.key("dates"); json.beginArray(); for d in group.dates { json.int(d) }; json.endArray()
             json.key("ids"); json.beginArray(); for id in group.ids { json.string(id) }; json.endArray()
+            // Which values the person took themselves (their readings, `r_` ids), parallel to `values`.
+            json.key("self_reported"); json.beginArray(); for id in group.ids { json.bool(Reading.isReadingID(id)) }; json.endArray()
             json.endObject()
         }
         json.endArray()
@@ -41,6 +43,7 @@ public enum TimelinePayload {
         AnnotationJSON.writeArray(snapshot.ongoing, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
 
         PostsEncoding.write(snapshot.posts, to: &json)
+        json.key("readings"); ReadingJSON.writeArray(snapshot.readings, to: &json)
         json.endObject()
         return json.bytes
     }

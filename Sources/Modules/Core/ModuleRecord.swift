@@ -1,0 +1,47 @@
+import Store
+
+/// What modules read of one person: the patient, the entries of the types asked for (oldest first; the
+/// ones the person struck out as wrong left out), their own readings and posts, their annotations, and
+/// the reactions and severities of allergies (read from each format's source by the caller).
+public struct ModuleRecord: Sendable {
+    public var patient: Patient
+    /// Epoch seconds: "now" for ages and for how long ago something was recorded.
+    public var now: Int64
+    /// The daemon's offset from UTC in seconds, for the dates a message names.
+    public var utcOffset: Int64
+    public var entries: [EntryType: [StoredEntry]]
+    public var readings: [Reading]
+    public var posts: [TimelinePost]
+    public var annotations: [String: Annotation]
+    public var allergyDetails: [String: AllergyDetail]
+
+    public init(patient: Patient, now: Int64, utcOffset: Int64 = 0, entries: [EntryType: [StoredEntry]] = [:], readings: [Reading] = [],
+                posts: [TimelinePost] = [], annotations: [String: Annotation] = [:], allergyDetails: [String: AllergyDetail] = [:]) {
+        self.patient = patient
+        self.now = now
+        self.utcOffset = utcOffset
+        self.entries = entries
+        self.readings = readings
+        self.posts = posts
+        self.annotations = annotations
+        self.allergyDetails = allergyDetails
+    }
+
+    public func entries(_ type: EntryType) -> [StoredEntry] { entries[type] ?? [] }
+
+    /// Age in years now; nil without a birth date.
+    public var age: Double? { patient.birthdate.map { Age.years(from: $0, to: now) } }
+
+    /// "2026-11-20": a day as messages name it, in the daemon's time zone.
+    public func day(_ time: Int64) -> String { CivilDate(epoch: time + utcOffset).text }
+}
+
+/// What a record says of an allergy beyond its substance.
+public struct AllergyDetail: Sendable, Equatable {
+    public var reaction: String?
+    public var severity: String?
+    public init(reaction: String? = nil, severity: String? = nil) {
+        self.reaction = reaction
+        self.severity = severity
+    }
+}

@@ -1,0 +1,45 @@
+/// A proleptic Gregorian calendar day from epoch seconds (UTC), without Foundation: for ages in completed
+/// months (the growth tables) and for the dates messages name.
+struct CivilDate: Equatable {
+    var year: Int64
+    var month: Int64
+    var day: Int64
+
+    /// Howard Hinnant's `civil_from_days`.
+    init(epoch: Int64) {
+        let days = epoch >= 0 ? epoch / 86_400 : -((-epoch + 86_399) / 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    var text: String {
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+}
+
+/// Ages, as the rules need them.
+public enum Age {
+    /// Birth dates are stored as a day's start in some time zone: half a day later is that day in every zone.
+    static let birthDayShift: Int64 = 12 * 3600
+
+    /// Completed months between a birth date and a time (the growth tables' age).
+    public static func completedMonths(from birth: Int64, to time: Int64) -> Int64 {
+        let b = CivilDate(epoch: birth + birthDayShift), t = CivilDate(epoch: time + birthDayShift)
+        var months = (t.year - b.year) * 12 + (t.month - b.month)
+        if t.day < b.day { months -= 1 }
+        return months
+    }
+
+    /// Age in years, to a twelfth: completed months / 12.
+    public static func years(from birth: Int64, to time: Int64) -> Double {
+        Double(completedMonths(from: birth, to: time)) / 12
+    }
+}

@@ -1,0 +1,170 @@
+import Store
+
+/// The quantities the modules follow, each in one unit.
+public enum Measure: String, Sendable, CaseIterable {
+    case weight        // kg
+    case height        // cm
+    case bmi           // kg/m2
+    case systolic      // mm[Hg]
+    case diastolic     // mm[Hg]
+    case pulse         // /min
+    case glucose       // mg/dL
+    case hba1c         // %
+    case totalCholesterol = "total_cholesterol"  // mg/dL
+    case ldl           // mg/dL
+    case hdl           // mg/dL
+    case triglycerides // mg/dL
+
+    public var unit: String {
+        switch self {
+        case .weight: return "kg"
+        case .height: return "cm"
+        case .bmi: return "kg/m2"
+        case .systolic, .diastolic: return "mm[Hg]"
+        case .pulse: return "/min"
+        case .glucose, .totalCholesterol, .ldl, .hdl, .triglycerides: return "mg/dL"
+        case .hba1c: return "%"
+        }
+    }
+
+    /// LOINC codes of the measure (the common ones senders use).
+    static let loinc: [String: Measure] = [
+        "29463-7": .weight, "3141-9": .weight, "3142-7": .weight,
+        "8302-2": .height, "8306-3": .height, "8308-9": .height,
+        "39156-5": .bmi,
+        "8480-6": .systolic, "8459-0": .systolic, "8460-8": .systolic,
+        "8462-4": .diastolic, "8453-3": .diastolic, "8454-1": .diastolic,
+        "8867-4": .pulse,
+        "2339-0": .glucose, "2345-7": .glucose, "1558-6": .glucose, "41653-7": .glucose, "2340-8": .glucose,
+        "4548-4": .hba1c, "17856-6": .hba1c, "4549-2": .hba1c,
+        "2093-3": .totalCholesterol,
+        "18262-6": .ldl, "13457-7": .ldl, "2089-1": .ldl,
+        "2085-9": .hdl,
+        "2571-8": .triglycerides,
+    ]
+
+    /// The measure of an entry: by its LOINC code, else by words in its description (records often carry a
+    /// wrong or no code for vital signs); nil when it is none of them.
+    static func of(_ entry: StoredEntry) -> Measure? {
+        for code in loincCodes(entry.codesJSON) { if let measure = loinc[code] { return measure } }
+        guard let description = entry.description?.lowercased() else { return nil }
+        func has(_ word: String) -> Bool { description.contains(word) }
+        if has("percentile") || has("z-score") || has("birth") || has("head") { return nil }
+        if has("systolic") { return .systolic }
+        if has("diastolic") { return .diastolic }
+        if has("body mass index") || description == "bmi" || has("bmi ") { return .bmi }
+        if has("weight") { return .weight }
+        if has("height") || has("body length") { return .height }
+        if has("heart rate") || has("pulse") { return .pulse }
+        if has("a1c") { return .hba1c }
+        if has("glucose") { return .glucose }
+        if has("triglyceride") { return .triglycerides }
+        if has("cholesterol") {
+            if has("hdl") || has("high density") { return .hdl }
+            if has("ldl") || has("low density") { return .ldl }
+            return has("total") || description == "cholesterol" ? .totalCholesterol : nil
+        }
+        return nil
+    }
+
+    /// The codes under "LOINC" in an entry's canonical codes JSON (`{"LOINC":["8480-6"],…}`).
+    static func loincCodes(_ json: String) -> [String] {
+        guard let start = json.firstRange(of: "\"LOINC\":[") else { return [] }
+        let rest = json[start.upperBound...]
+        guard let end = rest.firstIndex(of: "]") else { return [] }
+        return rest[..<end].split(separator: ",").map { String($0.filter { $0 != "\"" }) }
+    }
+
+    /// `value` in `units` converted to the measure's unit; nil when the units are ones it cannot be in.
+    func canonical(_ value: Double, units: String?) -> Double? {
+        let unit = String((units ?? "").drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        switch self {
+        case .weight:
+            switch unit {
+            case "kg", "": return value
+            case "g": return value / 1000
+            case "lb", "lbs", "[lb_av]": return value * 0.45359237
+            case "oz", "[oz_av]": return value * 0.028349523125
+            default: return nil
+            }
+        case .height:
+            switch unit {
+            case "cm", "": return value
+            case "m": return value * 100
+            case "in", "[in_i]", "[in_us]", "inch", "inches": return value * 2.54
+            case "ft", "[ft_i]": return value * 30.48
+            default: return nil
+            }
+        case .glucose:
+            switch unit.lowercased() {
+            case "mg/dl", "": return value
+            case "mmol/l": return value * 18.016
+            default: return nil
+            }
+        case .totalCholesterol, .ldl, .hdl:
+            switch unit.lowercased() {
+            case "mg/dl", "": return value
+            case "mmol/l": return value * 38.67
+            default: return nil
+            }
+        case .triglycerides:
+            switch unit.lowercased() {
+            case "mg/dl", "": return value
+            case "mmol/l": return value * 88.57
+            default: return nil
+            }
+        case .hba1c:
+            switch unit.lowercased() {
+            case "%", "", "% of total hgb", "%{hb}": return value
+            // IFCC mmol/mol to NGSP %.
+            case "mmol/mol": return value / 10.929 + 2.15
+            default: return nil
+            }
+        case .bmi, .systolic, .diastolic, .pulse: return value
+        }
+    }
+}
+
+/// One value of a measure, in the measure's unit.
+public struct Measurement: Sendable, Equatable {
+    public var measure: Measure
+    public var value: Double
+    public var date: Int64
+    public var id: String
+    public var selfReported: Bool
+    /// A glucose reading's context, when the person gave one.
+    public var context: Reading.Context?
+}
+
+/// Every measurement of a record and the person's readings, by measure, oldest first.
+public struct Measurements: Sendable {
+    public private(set) var byMeasure: [Measure: [Measurement]] = [:]
+
+    public init(_ record: ModuleRecord) {
+        for type in [EntryType.vitalSign, .result] {
+            for entry in record.entries(type) {
+                guard let value = entry.value, let date = entry.date, let measure = Measure.of(entry),
+                      let canonical = measure.canonical(value, units: entry.units) else { continue }
+                byMeasure[measure, default: []].append(Measurement(measure: measure, value: canonical, date: date, id: entry.id, selfReported: false))
+            }
+        }
+        for reading in record.readings {
+            let measures: [(Measure, Double)]
+            switch reading.kind {
+            case .weight: measures = [(.weight, reading.canonicalValue)]
+            case .height: measures = [(.height, reading.canonicalValue)]
+            case .pulse: measures = [(.pulse, reading.canonicalValue)]
+            case .glucose: measures = [(.glucose, reading.canonicalValue)]
+            case .bloodPressure: measures = [(.systolic, reading.value)] + (reading.secondValue.map { [(.diastolic, $0)] } ?? [])
+            }
+            for (measure, value) in measures {
+                byMeasure[measure, default: []].append(Measurement(measure: measure, value: value, date: reading.takenAt, id: reading.id,
+                                                                   selfReported: true, context: reading.context))
+            }
+        }
+        for measure in byMeasure.keys { byMeasure[measure]?.sort { ($0.date, $0.id) < ($1.date, $1.id) } }
+    }
+
+    public subscript(measure: Measure) -> [Measurement] { byMeasure[measure] ?? [] }
+    public func latest(_ measure: Measure) -> Measurement? { byMeasure[measure]?.last }
+}

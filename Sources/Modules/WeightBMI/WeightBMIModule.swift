@@ -1,0 +1,92 @@
+import Store
+
+/// Weight, height and BMI: adult categories from 20 years; for ages 2 to 20, the BMI-for-age percentile
+/// of the CDC 2000 growth charts, at the age of the measurement.
+public struct WeightBMIModule: SummaryModule {
+    public init() {}
+    public let id = "weight-bmi"
+    public let name = "Weight and BMI"
+    public let about = "Your weight and height, your BMI and, for ages 2 to 20, its percentile on the CDC growth charts."
+    public var reads: ModuleReads { ModuleReads(entryTypes: [.vitalSign, .result], readings: true) }
+    public var accepts: [Reading.Kind] { [.weight, .height] }
+    public var offers: [String] { ["weight-bmi.weight", "weight-bmi.height", "weight-bmi.bmi"] }
+    static let trendLength = 20
+    /// A weight older than this earns a nudge to weigh again (SelfHub's "no weight recorded for a month").
+    static let staleAfter: Int64 = 30 * 86_400
+
+    public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
+        let measurements = Measurements(record)
+        let weights = measurements[.weight]
+        guard let weight = weights.last else {
+            if let recorded = measurements.latest(.bmi) {
+                return ModuleOutput(message: "BMI \(Numbers.text(recorded.value)) recorded on \(record.day(recorded.date)); no weight recorded.",
+                                    tile: ["latest": ["bmi": TileValue(Numbers.rounded(recorded.value)), "weight": nil, "height": nil,
+                                                      "date": .int(recorded.date)], "category": nil, "weights": []],
+                                    offered: ["weight-bmi.bmi": recorded.value])
+            }
+            return ModuleOutput(message: "No weight recorded yet. Add your weight and height to see your BMI.",
+                                tile: ["latest": nil, "category": nil, "weights": []])
+        }
+        // The height of the time: the latest taken at or before the weight, else the first after it.
+        let heights = measurements[.height]
+        let height = heights.last(where: { $0.date <= weight.date }) ?? heights.first
+        var offered = ["weight-bmi.weight": weight.value]
+        if let height { offered["weight-bmi.height"] = height.value }
+
+        var latest: TileValue = ["bmi": nil, "weight": TileValue(Numbers.rounded(weight.value)),
+                                 "height": TileValue(height.map { Numbers.rounded($0.value) }), "date": .int(weight.date)]
+        var category: TileValue = nil
+        var percentile: TileValue?
+        var message = "Weight \(Numbers.text(weight.value)) kg on \(record.day(weight.date))."
+        let bmi = height.flatMap { bodyMassIndex(weight: weight.value, height: $0.value) }
+        if let bmi {
+            offered["weight-bmi.bmi"] = bmi
+            latest = ["bmi": TileValue(Numbers.rounded(bmi)), "weight": TileValue(Numbers.rounded(weight.value)),
+                      "height": TileValue(height.map { Numbers.rounded($0.value) }), "date": .int(weight.date)]
+            let months = record.patient.birthdate.map { Age.completedMonths(from: $0, to: weight.date) }
+            if let months, months < 24 {
+                message += " BMI \(Numbers.text(bmi)); BMI-for-age applies from age 2, so no category is given."
+            } else if let months, BMIForAge.applies(completedMonths: months) {
+                if let sex = Self.sex(record.patient.gender),
+                   let result = BMIForAge.evaluate(bmi: bmi, sex: sex, completedMonths: months) {
+                    let shown = Numbers.rounded(result.percentile)
+                    percentile = TileValue(shown)
+                    category = .string(result.category.rawValue)
+                    message += " BMI \(Numbers.text(bmi)), percentile \(Numbers.text(shown)) for age: \(result.category.label) on \(BMIForAge.guideline)."
+                    if result.category != .healthy {
+                        message += " Talk to the child's clinician about it (\(BMIForAge.guideline))."
+                    }
+                } else {
+                    message += " BMI \(Numbers.text(bmi)); the percentile for age needs the child's sex in the record."
+                }
+            } else {
+                let adult = AdultBMICategory(bmi: bmi)
+                category = .string(adult.rawValue)
+                message += " BMI \(Numbers.text(bmi)): \(adult.label) in \(AdultBMICategory.guideline)."
+                if adult != .healthy { message += " Talk to a clinician about it (\(AdultBMICategory.guideline))." }
+            }
+        } else {
+            message += " Add a height to see your BMI."
+        }
+        if record.now - weight.date > Self.staleAfter {
+            message += " No weight recorded for \(Numbers.span(record.now - weight.date))."
+        }
+        var tile: [TileValue.Member] = [
+            .init(key: "latest", value: latest),
+            .init(key: "category", value: category),
+        ]
+        if let percentile { tile.append(.init(key: "percentile", value: percentile)) }
+        tile.append(.init(key: "weights", value: .array(weights.suffix(Self.trendLength).map { w -> TileValue in
+            ["value": TileValue(Numbers.rounded(w.value)), "date": .int(w.date), "self_reported": .bool(w.selfReported)]
+        })))
+        return ModuleOutput(message: message, tile: .object(tile), offered: offered)
+    }
+
+    static func sex(_ gender: String?) -> BMIForAge.Sex? {
+        switch gender?.lowercased() {
+        case "m", "male": return .male
+        case "f", "female": return .female
+        default: return nil
+        }
+    }
+}
