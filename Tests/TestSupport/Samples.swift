@@ -45,6 +45,7 @@ public enum SharedSamples {
     public static let rhex = SharedSampleFolder(name: "rhex-samples", environmentOverride: "HREADERD_RHEX_SAMPLES")
     public static let fhir = SharedSampleFolder(name: "fhir-samples", environmentOverride: "HREADERD_FHIR_SAMPLES")
     public static let ccda = SharedSampleFolder(name: "ccda-samples", environmentOverride: "HREADERD_CCDA_SAMPLES")
+    public static let growth = SharedSampleFolder(name: "growth", environmentOverride: "HREADERD_GROWTH_TABLES")
 
     // The RHEx samples, the ones most tests read.
     public static var directory: String { rhex.directory }

@@ -60,12 +60,14 @@ public struct BloodPressureModule: SummaryModule {
             message += " These adult categories do not apply to children."
         }
         let trend = pairs.suffix(Self.trendLength).map { pair -> TileValue in
-            ["systolic": TileValue(pair.systolic), "diastolic": TileValue(pair.diastolic), "date": .int(pair.date), "self_reported": .bool(pair.selfReported)]
+            ["systolic": TileValue(Numbers.rounded(pair.systolic, places: 0)), "diastolic": TileValue(Numbers.rounded(pair.diastolic, places: 0)),
+             "date": .int(pair.date), "self_reported": .bool(pair.selfReported)]
         }
         return ModuleOutput(
             message: message,
             tile: [
-                "latest": ["systolic": TileValue(latest.systolic), "diastolic": TileValue(latest.diastolic), "date": .int(latest.date),
+                "latest": ["systolic": TileValue(Numbers.rounded(latest.systolic, places: 0)),
+                           "diastolic": TileValue(Numbers.rounded(latest.diastolic, places: 0)), "date": .int(latest.date),
                            "self_reported": .bool(latest.selfReported)],
                 "category": .string(category.rawValue),
                 "average": ["systolic": TileValue(Numbers.rounded(average.systolic, places: 0)),
