@@ -36,6 +36,8 @@ public protocol RecordExportWriter: Sendable {
     mutating func kept(_ resource: KeptResource)
     /// The person's annotations (orphaned ones too).
     mutating func annotation(_ annotation: Annotation)
-    /// Imported documents' text, newest first, last.
+    /// Imported documents' text, newest first.
     mutating func document(_ document: ClinicalDocument)
+    /// The person's own readings, oldest first, last.
+    mutating func reading(_ reading: Reading)
 }

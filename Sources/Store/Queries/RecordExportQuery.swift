@@ -30,6 +30,7 @@ enum RecordExportQuery {
         for resource in try KeptResources.read(patientID: patientID, in: db) { writer.kept(resource) }
         for annotation in try AnnotationQueries.all(patientID: patientID, in: db) { writer.annotation(annotation) }
         for document in try DocumentQueries.read(patientIDs: [patientID], in: db) { writer.document(document) }
+        for reading in try ReadingQueries.readings(patientID: patientID, in: db) { writer.reading(reading) }
         return true
     }
 }

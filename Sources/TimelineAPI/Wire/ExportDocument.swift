@@ -10,7 +10,7 @@ public struct ExportDocument: RecordExportWriter {
     private var section = Section.head
     private let exportedAt: Int64
 
-    private enum Section { case head, entries, posts, kept, annotations, documents }
+    private enum Section { case head, entries, posts, kept, annotations, documents, readings }
 
     public init(exportedAt: Int64) { self.exportedAt = exportedAt }
 
@@ -175,10 +175,24 @@ public struct ExportDocument: RecordExportWriter {
         section = .documents
     }
 
+    public mutating func reading(_ reading: Reading) {
+        startReadings()
+        ReadingJSON.write(reading, to: &json)
+    }
+
+    /// The person's own readings (self-reported vital signs), values as entered.
+    private mutating func startReadings() {
+        startDocuments()
+        guard section == .documents else { return }
+        json.endArray()
+        json.key("readings"); json.beginArray()
+        section = .readings
+    }
+
     /// Closes the document.
     func finished() -> [UInt8] {
         var document = self
-        document.startDocuments()
+        document.startReadings()
         document.json.endArray()
         document.json.endObject()
         return document.json.bytes
