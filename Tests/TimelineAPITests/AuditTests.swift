@@ -89,6 +89,30 @@ struct AuditTests {
         }
     }
 
+    @Test("a reading added, edited and deleted, and a choice of modules: audited by id, never by value or note")
+    func readingsAndModules() async throws {
+        try await ServedApp.with(records: [Self.record], policy: true) { (served: ServedApp) async throws in
+            let signIn = try await served.client.post("/session", json: #"{"password": "pw"}"#)
+            let cookie = try #require(signIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+            let headers = ["Cookie": cookie, "Content-Type": "application/json"]
+            let added = try await served.client.send("POST", "/patients/\(Self.patient)/readings", headers: headers,
+                                                     body: Array(#"{"kind":"weight","value":93.5,"note":"Confidential scale"}"#.utf8))
+            #expect(added.status == 201)
+            let id = try #require((added.object["reading"] as? [String: Any])?["id"] as? String)
+            #expect(try await served.client.send("PUT", "/readings/\(id)", headers: headers, body: Array(#"{"kind":"weight","value":92}"#.utf8)).status == 200)
+            #expect(try await served.client.send("DELETE", "/readings/\(id)", headers: headers).status == 204)
+            #expect(try await served.client.send("PUT", "/patients/\(Self.patient)/modules", headers: headers,
+                                                 body: Array(#"{"modules":["feelings"]}"#.utf8)).status == 200)
+            #expect(try await served.client.get("/patients/\(Self.patient)/summary.json", headers: headers).status == 200)
+            let events = try served.store.auditEventsSync(limit: 500).reversed().filter { $0.action != .signIn }
+            #expect(events.map(\.action.rawValue) == ["reading", "reading", "reading", "patient_change"])
+            #expect(events.map(\.detail) == ["added \(id)", "edited \(id)", "deleted \(id)", "summary modules chosen"])
+            #expect(events.first?.patientID == Self.patient)
+            let text = events.map { "\($0.actor) \($0.detail ?? "")" }.joined()
+            #expect(!text.contains("93") && !text.contains("Confidential"))
+        }
+    }
+
     @Test("polls the web app makes on its own do not keep the store from locking when idle")
     func backgroundPolls() async throws {
         try await ServedApp.with(records: [Self.record], policy: true, idleLockSeconds: 60) { (served: ServedApp) async throws in
