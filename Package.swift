@@ -130,6 +130,18 @@ let package = Package(
             dependencies: ["RHExSandbox", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/rhex-sandbox"
         ),
+        // A local FHIR R4 server with SMART App Launch (discovery, PKCE, tokens, $everything, searches, paging,
+        // faults) for tests, the demo and benchmarks: the RHEx sandbox's sibling.
+        .target(
+            name: "FHIRSandbox",
+            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/FHIRSandbox"
+        ),
+        .executableTarget(
+            name: "fhir-sandbox",
+            dependencies: ["FHIRSandbox", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/fhir-sandbox"
+        ),
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
@@ -175,6 +187,7 @@ let package = Package(
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
+        .testTarget(name: "FHIRSandboxTests", dependencies: ["FHIRSandbox", "TestSupport"]),
         .testTarget(name: "FileImportTests", dependencies: ["ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
     ],

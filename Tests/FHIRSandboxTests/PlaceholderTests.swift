@@ -1,0 +1,4 @@
+import Testing
+@testable import FHIRSandbox
+
+@Suite struct FHIRSandboxPlaceholderTests {}

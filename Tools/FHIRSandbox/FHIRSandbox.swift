@@ -1,0 +1,2 @@
+// Placeholder: the FHIR sandbox is being written (see Package.swift).
+public enum FHIRSandboxPlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder: the fhir-sandbox command is being written.
+print("fhir-sandbox: not built yet")
