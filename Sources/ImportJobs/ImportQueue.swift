@@ -18,7 +18,7 @@ public enum ImportQueue {
         public static func == (a: Failure, b: Failure) -> Bool { a.description == b.description }
     }
 
-    /// Queues a sync of the source `name`, or of every RHEx source when nil. A source that already has a
+    /// Queues a sync of the source `name`, or of every remote source (RHEx, FHIR) when nil. A source that already has a
     /// job queued or running gets no second one: that job is returned (moved to now when it was waiting
     /// out a retry's backoff).
     public static func enqueue(_ name: String?, trigger: ImportJob.Trigger, store: Store,
@@ -26,10 +26,10 @@ public enum ImportQueue {
         let sources: [Source]
         do {
             if let name {
-                guard let source = try await store.source(named: name), source.kind == .rhex else { throw Failure.unknownSource(name) }
+                guard let source = try await store.source(named: name), source.kind.isRemote else { throw Failure.unknownSource(name) }
                 sources = [source]
             } else {
-                sources = try await store.rhexSources()
+                sources = try await store.remoteSources()
             }
         } catch let error as Failure {
             throw error

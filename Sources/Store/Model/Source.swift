@@ -9,6 +9,11 @@ public struct Source: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case file
         case rhex
+        /// A FHIR R4 patient-access server, signed in to with SMART App Launch.
+        case fhir
+
+        /// A server the daemon syncs from (not the built-in `files`).
+        public var isRemote: Bool { self != .file }
     }
 
     /// Whether the source can sync unattended.
@@ -74,14 +79,27 @@ public struct SourceSettings: Sendable, Equatable, Codable {
     /// Whether a sync imports every patient the server offers (true), or only those the person chose,
     /// offering the others (false). nil: a source added before there was a choice, which imports all.
     public var importAll: Bool?
+    /// FHIR: the token endpoint (from SMART discovery).
+    public var tokenURL: String?
+    /// FHIR: the scopes asked for.
+    public var scope: String?
+    /// FHIR: the patient the server's token response named (`patient`): the one whose record is read.
+    public var fhirPatient: String?
+    /// FHIR: the server's time (a Bundle's `meta.lastUpdated`) at the start of the last complete sync: the
+    /// next sync asks only for what changed since (`_since`, `_lastUpdated`).
+    public var fhirSince: String?
 
     public init(clientID: String, username: String? = nil, redirectURI: String? = nil, syncIntervalSeconds: Int64? = nil,
-                importAll: Bool? = nil) {
+                importAll: Bool? = nil, tokenURL: String? = nil, scope: String? = nil, fhirPatient: String? = nil, fhirSince: String? = nil) {
         self.clientID = clientID
         self.username = username
         self.redirectURI = redirectURI
         self.syncIntervalSeconds = syncIntervalSeconds
         self.importAll = importAll
+        self.tokenURL = tokenURL
+        self.scope = scope
+        self.fhirPatient = fhirPatient
+        self.fhirSince = fhirSince
     }
 
     /// Whether a sync takes every patient of the feed.
@@ -93,6 +111,10 @@ public struct SourceSettings: Sendable, Equatable, Codable {
         case redirectURI = "redirect_uri"
         case syncIntervalSeconds = "sync_interval_seconds"
         case importAll = "import_all"
+        case tokenURL = "token_url"
+        case scope
+        case fhirPatient = "fhir_patient"
+        case fhirSince = "fhir_since"
     }
 
     static let empty = SourceSettings(clientID: "")
@@ -116,11 +138,15 @@ public struct SourceSecrets: Sendable, Equatable, CustomStringConvertible, Custo
     public var userPassword: String?
     /// For the authorization-code grant; single use, cleared once exchanged.
     public var authorizationCode: String?
+    /// PKCE (RFC 7636): the verifier of the challenge the authorization code was asked with; sent with the
+    /// code, cleared with it.
+    public var codeVerifier: String?
 
-    public init(clientSecret: String, userPassword: String? = nil, authorizationCode: String? = nil) {
+    public init(clientSecret: String, userPassword: String? = nil, authorizationCode: String? = nil, codeVerifier: String? = nil) {
         self.clientSecret = clientSecret
         self.userPassword = userPassword
         self.authorizationCode = authorizationCode
+        self.codeVerifier = codeVerifier
     }
 
     public var description: String { "SourceSecrets(redacted)" }

@@ -54,8 +54,9 @@ extension Store {
     public func enqueueImport(sourceID: Int64, trigger: ImportJob.Trigger, runNow: Bool = true,
                               now: Int64 = Store.now()) async throws(StoreError) -> (job: ImportJob, created: Bool) {
         try await write { db in
-            guard try db.scalar("SELECT kind FROM sources WHERE id = ?", [sourceID], as: String.self) == Source.Kind.rhex.rawValue else {
-                throw StoreError.notFound("RHEx source \(sourceID)")
+            guard let kind = try db.scalar("SELECT kind FROM sources WHERE id = ?", [sourceID], as: String.self),
+                  Source.Kind(rawValue: kind)?.isRemote == true else {
+                throw StoreError.notFound("remote source \(sourceID)")
             }
             if let active = try db.row("SELECT \(Store.jobColumns) WHERE j.source_id = ? AND j.state IN ('queued', 'running') ORDER BY j.id LIMIT 1",
                                        [sourceID], Store.job) {
@@ -85,7 +86,7 @@ extension Store {
             let candidates = try db.rows("""
                 SELECT s.id, s.settings, (SELECT max(coalesce(j.finished_at, j.created_at)) FROM import_jobs j WHERE j.source_id = s.id)
                 FROM sources s
-                WHERE s.kind = 'rhex' AND s.state = 'ok'
+                WHERE s.kind IN ('rhex', 'fhir') AND s.state = 'ok'
                   AND NOT EXISTS (SELECT 1 FROM import_jobs a WHERE a.source_id = s.id AND a.state IN ('queued', 'running'))
                 ORDER BY s.id
                 """, []) { row in (row.int64(0), SourceSettings.decode(row.string(1)), row.int64OrNil(2)) }

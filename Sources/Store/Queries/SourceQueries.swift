@@ -71,6 +71,11 @@ extension Store {
         try await read { db in try db.rows("SELECT \(Store.sourceColumns) WHERE kind = 'rhex' ORDER BY name", [], Store.source) }
     }
 
+    /// Every server the daemon syncs from (RHEx and FHIR), by name.
+    public func remoteSources() async throws(StoreError) -> [Source] {
+        try await read { db in try db.rows("SELECT \(Store.sourceColumns) WHERE kind IN ('rhex', 'fhir') ORDER BY name", [], Store.source) }
+    }
+
     public func source(named name: String) async throws(StoreError) -> Source? {
         try await read { db in try db.row("SELECT \(Store.sourceColumns) WHERE name = ?", [name], Store.source) }
     }
@@ -89,7 +94,7 @@ extension Store {
     /// Returns the number of patients removed, or nil when there is no such RHEx source.
     public func removeSource(named name: String, deletingPatients: Bool) async throws(StoreError) -> Int? {
         try await write { db in
-            guard let id = try db.scalar("SELECT id FROM sources WHERE name = ? AND kind = 'rhex'", [name], as: Int64.self) else {
+            guard let id = try db.scalar("SELECT id FROM sources WHERE name = ? AND kind IN ('rhex', 'fhir')", [name], as: Int64.self) else {
                 return nil
             }
             let patients = try db.scalar("SELECT count(*) FROM patients WHERE source_id = ?", [id], as: Int.self) ?? 0
@@ -106,10 +111,11 @@ extension Store {
     public func sourceCredentials(id: Int64) async throws(StoreError) -> (secrets: SourceSecrets, tokens: SourceTokens)? {
         try await read { db in
             try db.row("""
-                SELECT client_secret, user_password, authorization_code, access_token, access_token_expires_at, refresh_token
+                SELECT client_secret, user_password, authorization_code, access_token, access_token_expires_at, refresh_token, pkce_verifier
                 FROM sources WHERE id = ?
                 """, [id]) { row in
-                (SourceSecrets(clientSecret: row.stringOrNil(0) ?? "", userPassword: row.stringOrNil(1), authorizationCode: row.stringOrNil(2)),
+                (SourceSecrets(clientSecret: row.stringOrNil(0) ?? "", userPassword: row.stringOrNil(1), authorizationCode: row.stringOrNil(2),
+                               codeVerifier: row.stringOrNil(6)),
                  SourceTokens(accessToken: row.stringOrNil(3), accessTokenExpiresAt: row.int64OrNil(4), refreshToken: row.stringOrNil(5)))
             }
         }
@@ -120,8 +126,9 @@ extension Store {
         try await write { db in
             try db.execute("""
                 UPDATE sources SET access_token = ?, access_token_expires_at = ?, refresh_token = ?,
-                    authorization_code = CASE WHEN ? THEN NULL ELSE authorization_code END
-                WHERE id = ?
+                    authorization_code = CASE WHEN ?4 THEN NULL ELSE authorization_code END,
+                    pkce_verifier = CASE WHEN ?4 THEN NULL ELSE pkce_verifier END
+                WHERE id = ?5
                 """, [tokens.accessToken, tokens.accessTokenExpiresAt, tokens.refreshToken, consumedAuthorizationCode, sourceID])
         }
     }
@@ -132,7 +139,7 @@ extension Store {
         try await write { db in
             try db.execute("""
                 UPDATE sources SET state = 'needs_sign_in', last_error = ?, access_token = NULL, access_token_expires_at = NULL,
-                    refresh_token = NULL, authorization_code = NULL
+                    refresh_token = NULL, authorization_code = NULL, pkce_verifier = NULL
                 WHERE id = ?
                 """, [reason, id])
         }

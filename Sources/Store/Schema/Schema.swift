@@ -346,5 +346,42 @@ enum Schema {
                 );
                 """)
         },
+        // FHIR patient-access servers as sources (SMART App Launch): the `kind` check widened, the PKCE verifier
+        // kept with the authorization code until it is exchanged, and sign-ins begun but not yet completed.
+        Migration(version: 10, name: "FHIR sources and pending sign-ins") { db in
+            // SQLite cannot alter a CHECK constraint. Widening one in the stored schema text is the procedure
+            // its documentation gives for such changes (lang_altertable.html, "making other kinds of table
+            // schema changes"): nothing on disk changes, and the schema version is raised so that every
+            // connection reads the new text.
+            let version = try db.scalar("PRAGMA schema_version", as: Int64.self) ?? 0
+            try db.execute("PRAGMA writable_schema = ON")
+            try db.execute("""
+                UPDATE sqlite_master SET sql = replace(sql, 'CHECK (kind IN (''file'', ''rhex''))', 'CHECK (kind IN (''file'', ''rhex'', ''fhir''))')
+                WHERE type = 'table' AND name = 'sources'
+                """)
+            try db.execute("PRAGMA schema_version = \(version + 1)")
+            try db.execute("PRAGMA writable_schema = OFF")
+            try db.execute("""
+                ALTER TABLE sources ADD COLUMN pkce_verifier TEXT;
+
+                -- A sign-in begun by `source add --fhir` or `POST /sources`: completed by the redirect to
+                -- /sources/callback (or `source add NAME --auth-code`) with the same `state`, before it expires.
+                CREATE TABLE pending_sign_ins (
+                    state TEXT PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    fhir_url TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    client_secret TEXT,
+                    redirect_uri TEXT NOT NULL,
+                    pkce_verifier TEXT NOT NULL,
+                    authorize_url TEXT NOT NULL,
+                    token_url TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    sync_interval_seconds INTEGER,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                """)
+        },
     ]
 }

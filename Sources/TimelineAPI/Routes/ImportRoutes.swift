@@ -20,7 +20,7 @@ struct ImportRoutes {
         let store = try app.store()
         var sources: [Source] = []
         if let files = try await store.source(named: Source.filesSourceName) { sources.append(files) }
-        sources += try await store.rhexSources()
+        sources += try await store.remoteSources()
         let jobs = try await store.importJobs(limit: Self.listedJobs)
         var json = JSONWriter(capacity: 512 + jobs.count * 400 + sources.count * 300)
         json.beginObject()
@@ -66,9 +66,10 @@ struct ImportRoutes {
         json.key("state"); json.string(source.state.rawValue)
         json.key("last_sync_at"); json.int(source.lastSyncAt)
         json.key("last_error"); json.string(source.lastError)
-        if source.kind == .rhex {
+        if source.kind.isRemote {
             json.key("client_id"); json.string(source.settings.clientID)
-            json.key("username"); json.string(source.settings.username)
+            if source.kind == .rhex { json.key("username"); json.string(source.settings.username) }
+            if source.kind == .fhir { json.key("patient"); json.string(source.settings.fhirPatient) }
             json.key("signed_in"); json.bool(source.hasToken)
             json.key("sync_interval"); json.int(source.settings.syncIntervalSeconds)
             json.key("import_all"); json.bool(source.settings.importsAll)

@@ -1,17 +1,16 @@
-import ImportJobs
-import Records
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Store
 
-/// The RHEx server's OAuth2 token endpoint (`/oauth2/token`): a form post with the client id and secret
-/// as fields, for the password, authorization-code and refresh-token grants.
-struct OAuthClient: Sendable {
-    enum Grant: Sendable {
+/// An OAuth2 token endpoint (RHEx's `/oauth2/token`, a SMART server's `token_endpoint`): a form post with
+/// the client id (and, for a confidential client, its secret) as fields, for the password,
+/// authorization-code (with its PKCE verifier, RFC 7636) and refresh-token grants.
+public struct OAuthClient: Sendable {
+    public enum Grant: Sendable {
         case password(username: String, password: String)
-        case authorizationCode(code: String, redirectURI: String)
+        case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
         case refreshToken(String)
 
         var name: String {
@@ -25,23 +24,34 @@ struct OAuthClient: Sendable {
 
     let tokenURL: URL
     let clientID: String
+    /// Empty: a public client, which sends only its id.
     let clientSecret: String
     let fetcher: HTTPFetcher
     let limit: Int
 
+    public init(tokenURL: URL, clientID: String, clientSecret: String, fetcher: HTTPFetcher, limit: Int) {
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.fetcher = fetcher
+        self.limit = limit
+    }
+
     /// Asks for a token. A refusal that only the user can fix (`invalid_grant`, a bad client, a `401`, a
     /// redirect to a sign-in page) is `needsSignIn`; `5xx` and network trouble are transient.
-    func request(_ grant: Grant) async throws(SyncError) -> TokenResponse {
+    public func request(_ grant: Grant) async throws(SyncError) -> TokenResponse {
         var fields: [(String, String)] = [("grant_type", grant.name)]
         switch grant {
         case let .password(username, password):
             fields += [("username", username), ("password", password)]
-        case let .authorizationCode(code, redirectURI):
+        case let .authorizationCode(code, redirectURI, verifier):
             fields += [("code", code), ("redirect_uri", redirectURI)]
+            if let verifier { fields.append(("code_verifier", verifier)) }
         case let .refreshToken(token):
             fields += [("refresh_token", token)]
         }
-        fields += [("client_id", clientID), ("client_secret", clientSecret)]
+        fields.append(("client_id", clientID))
+        if !clientSecret.isEmpty { fields.append(("client_secret", clientSecret)) }
         var request = URLRequest(url: tokenURL)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -73,11 +83,11 @@ struct OAuthClient: Sendable {
     }
 
     /// `application/x-www-form-urlencoded`: every byte but the unreserved ones percent-encoded.
-    static func formEncode(_ fields: [(String, String)]) -> String {
+    public static func formEncode(_ fields: [(String, String)]) -> String {
         fields.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
-    static func percentEncode(_ text: String) -> String {
+    public static func percentEncode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -94,7 +104,7 @@ struct OAuthClient: Sendable {
     }
 
     /// Where a redirect points, without its query, for messages.
-    static func location(_ answer: HTTPAnswer) -> String {
+    public static func location(_ answer: HTTPAnswer) -> String {
         guard let location = answer.header("location"), !location.isEmpty else { return "(no Location)" }
         let shown = location.split(separator: "?", maxSplits: 1).first.map(String.init) ?? location
         return String(shown.prefix(200))

@@ -1,21 +1,28 @@
-import ImportJobs
-import Records
 import Foundation
 
 /// The token endpoint's answer (RFC 6749 §5.1): `{access_token, token_type, expires_in, refresh_token}`,
 /// or its error (§5.2): `{"error": "invalid_grant", "error_description": …}`.
-struct TokenResponse: Sendable, Equatable {
-    var accessToken: String
+public struct TokenResponse: Sendable, Equatable {
+    public var accessToken: String
     /// Seconds the access token lives; nil when the server does not say.
-    var expiresIn: Int64?
+    public var expiresIn: Int64?
     /// A new refresh token, when the server rotates them or grants the first one.
-    var refreshToken: String?
+    public var refreshToken: String?
+    /// SMART App Launch: the patient in context, whose record the token reads.
+    public var patient: String?
+
+    public init(accessToken: String, expiresIn: Int64? = nil, refreshToken: String? = nil, patient: String? = nil) {
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.patient = patient
+    }
 
     /// The largest token we keep: real ones are tens to hundreds of bytes.
     static let maximumTokenBytes = 4096
 
     /// Parses a `200` answer.
-    static func parse(_ body: [UInt8]) throws(SyncError) -> TokenResponse {
+    public static func parse(_ body: [UInt8]) throws(SyncError) -> TokenResponse {
         guard let object = jsonObject(body) else { throw .badTokenResponse("not a JSON object") }
         guard let access = object["access_token"] as? String, !access.isEmpty else {
             throw .badTokenResponse("no access_token")
@@ -35,11 +42,15 @@ struct TokenResponse: Sendable, Equatable {
         if let value = expiresIn, value <= 0 { expiresIn = 0 }
         var refresh = object["refresh_token"] as? String
         if let token = refresh, token.isEmpty || token.utf8.count > maximumTokenBytes { refresh = nil }
-        return TokenResponse(accessToken: access, expiresIn: expiresIn, refreshToken: refresh)
+        // A FHIR id: letters, digits, '-' and '.', at most 64 (FHIR R4 §2.21.0.2); anything else is not kept.
+        let patient = (object["patient"] as? String).flatMap { id in
+            (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7a) || $0 == 0x2d || $0 == 0x2e } ? id : nil
+        }
+        return TokenResponse(accessToken: access, expiresIn: expiresIn, refreshToken: refresh, patient: patient)
     }
 
     /// The `error` code of an error answer, when it has one (a short, printable word).
-    static func errorCode(_ body: [UInt8]) -> String? {
+    public static func errorCode(_ body: [UInt8]) -> String? {
         guard let code = jsonObject(body)?["error"] as? String, !code.isEmpty, code.utf8.count <= 64,
               code.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || $0 == "-") })
         else { return nil }

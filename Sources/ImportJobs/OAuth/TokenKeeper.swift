@@ -1,5 +1,3 @@
-import ImportJobs
-import Records
 import Store
 
 /// The access token of one source during a sync, shared by its concurrent requests.
@@ -10,7 +8,7 @@ import Store
 /// very short ones). Renewal tries the refresh token, then the authorization code (once: codes are
 /// single use), then the password; a refusal of the last one available means the user has to sign in.
 /// Every token obtained is saved in the store at once (a rotated refresh token must not be lost).
-actor TokenKeeper {
+public actor TokenKeeper {
     private let sourceID: Int64
     private let store: Store
     private let oauth: OAuthClient
@@ -23,9 +21,11 @@ actor TokenKeeper {
     private var lifetime: Int64?
     private var renewal: Task<Result<String, SyncError>, Never>?
     /// Grants requested by this keeper (for tests and the log).
-    private(set) var grantsRequested = 0
+    public private(set) var grantsRequested = 0
+    /// The patient the last grant named (SMART's `patient`), when one did.
+    public private(set) var grantedPatient: String?
 
-    init(sourceID: Int64, store: Store, oauth: OAuthClient, settings: SourceSettings, secrets: SourceSecrets, tokens: SourceTokens,
+    public init(sourceID: Int64, store: Store, oauth: OAuthClient, settings: SourceSettings, secrets: SourceSecrets, tokens: SourceTokens,
          refreshMarginSeconds: Int64, now: @escaping @Sendable () -> Int64) {
         self.sourceID = sourceID
         self.store = store
@@ -38,13 +38,13 @@ actor TokenKeeper {
     }
 
     /// A token to send now.
-    func token() async throws(SyncError) -> String {
+    public func token() async throws(SyncError) -> String {
         if renewal == nil, let access = tokens.accessToken, isFresh { return access }
         return try await renew()
     }
 
     /// The server refused `token` (`401`): a replacement, renewed unless that already happened.
-    func rejected(_ token: String) async throws(SyncError) -> String {
+    public func rejected(_ token: String) async throws(SyncError) -> String {
         if renewal == nil, let access = tokens.accessToken, access != token { return access }
         if renewal == nil {
             tokens.accessToken = nil
@@ -73,6 +73,7 @@ actor TokenKeeper {
             let (response, usedCode) = try await grant()
             let expiresAt = response.expiresIn.map { now() + $0 }
             lifetime = response.expiresIn
+            if let patient = response.patient { grantedPatient = patient }
             tokens = SourceTokens(accessToken: response.accessToken, accessTokenExpiresAt: expiresAt,
                                   refreshToken: response.refreshToken ?? tokens.refreshToken)
             do { try await store.saveTokens(sourceID: sourceID, tokens, consumedAuthorizationCode: usedCode) } catch {
@@ -101,7 +102,7 @@ actor TokenKeeper {
             secrets.authorizationCode = nil
             do {
                 grantsRequested += 1
-                return (try await oauth.request(.authorizationCode(code: code, redirectURI: redirectURI)), true)
+                return (try await oauth.request(.authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: secrets.codeVerifier)), true)
             } catch .needsSignIn(let reason) {
                 refusal = .needsSignIn(reason)
             }
