@@ -91,16 +91,22 @@ let package = Package(
             name: "Modules",
             dependencies: ["Store"]
         ),
+        // FHIR patient-access servers: SMART App Launch (discovery, PKCE, the sign-in), and `FHIRSyncer`, the
+        // FHIR `SourceSyncer` ($everything or a search a type, paged, only what changed).
+        .target(
+            name: "FHIRClient",
+            dependencies: ["ImportJobs", "Records", "Store"]
+        ),
         // The product's routes, access policy and wire format.
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", "Modules", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", .product(name: "Logging", package: "swift-log")]
         ),
         // The executable: CLI, configuration, lifecycle, wiring.
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "TimelineAPI", "Modules",
+                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -188,6 +194,9 @@ let package = Package(
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "FHIRSandboxTests", dependencies: ["FHIRSandbox", "TestSupport"]),
+        .testTarget(name: "FHIRSyncTests", dependencies: [
+            "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
+        ]),
         .testTarget(name: "FileImportTests", dependencies: ["ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
     ],

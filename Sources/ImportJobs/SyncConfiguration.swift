@@ -27,6 +27,13 @@ public struct SyncConfiguration: Sendable {
     public var refreshMarginSeconds: Int64 = 60
     /// Record parsing limits (a record is data from a server we do not control).
     public var parseLimits = ParseLimits()
+    /// FHIR: the reader's limits for everything one patient's sync brings down.
+    public var fhirLimits = FHIRLimits.standard
+    /// A `429`'s `Retry-After` is waited out up to this many seconds; a longer one ends the run, to be
+    /// retried by the job's backoff.
+    public var longestRetryAfterSeconds: Double = 120
+    /// `429` answers waited out within one request before the run gives up.
+    public var rateLimitWaits = 5
 
     public init() {}
 }
@@ -44,6 +51,12 @@ public struct ResponseLimits: Sendable {
     public var tokenBytes = ResponseLimits.defaultTokenBytes
     public var feedBytes = ResponseLimits.defaultFeedBytes
     public var recordBytes = ResponseLimits.defaultRecordBytes
+    /// 32 MiB: one page of a FHIR search or `$everything` (a page of 50–1,000 resources is far smaller).
+    public static let defaultFHIRPageBytes = 32 << 20
+    public var fhirPageBytes = ResponseLimits.defaultFHIRPageBytes
+    /// 1 MiB: a SMART configuration or a CapabilityStatement (a big server's is a few hundred KB).
+    public static let defaultDiscoveryBytes = 1 << 20
+    public var discoveryBytes = ResponseLimits.defaultDiscoveryBytes
 
     public init() {}
 }

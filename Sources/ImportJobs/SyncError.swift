@@ -22,6 +22,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case badFeed(String)
     /// A record could not be parsed; nothing of that patient was stored.
     case badRecord(recordID: String, reason: String)
+    /// A FHIR server refused with an `OperationOutcome`: its status and what its issue says.
+    case outcome(url: String, code: Int, text: String)
     /// The store refused a write.
     case store(String)
     /// The source's settings cannot work (a bad URL…).
@@ -35,7 +37,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .network, .timedOut, .truncated: return true
-        case .status(_, let code): return code >= 500 || code == 429 || code == 408
+        case .status(_, let code), .outcome(_, let code, _): return code >= 500 || code == 429 || code == 408
         default: return false
         }
     }
@@ -47,6 +49,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .truncated(url, received, expected): return "the answer from \(url) ended after \(received) of \(expected) bytes"
         case let .tooLarge(url, limit): return "the answer from \(url) is larger than the limit of \(limit) bytes"
         case let .status(url, code): return "\(url) answered \(code)"
+        case let .outcome(url, code, text): return "\(url) answered \(code): \(text)"
         case let .needsSignIn(reason): return "sign-in needed: \(reason)"
         case let .badTokenResponse(reason): return "the token endpoint's answer is unusable: \(reason)"
         case let .badFeed(reason): return "the patient feed is unreadable: \(reason)"

@@ -36,6 +36,13 @@ public enum StableID {
     }
 
     /// Random ids for things that have no natural identity (posts, tokens, jobs).
+    /// `count` bytes from OpenSSL's CSPRNG (secrets: PKCE verifiers, OAuth `state`).
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        _ = RAND_bytes(&bytes, Int32(count))
+        return bytes
+    }
+
     public static func random(_ prefix: String) -> String {
         var bytes = [UInt8](repeating: 0, count: 10)
         _ = RAND_bytes(&bytes, 10)

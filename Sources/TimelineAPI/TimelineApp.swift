@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import ImportJobs
 import Logging
 import Modules
 import Store
@@ -22,6 +23,11 @@ public final class TimelineApp: Sendable {
         public var readingBodyLimit = 4 * 1024
         /// The summary's modules; tests add their own.
         public var modules: ModuleCatalog = .standard
+        /// Where a FHIR server sends the browser back after sign-in (`http://127.0.0.1:8420/sources/callback`,
+        /// from the first listen address); nil: this request's own host.
+        public var sourceCallbackURL: String?
+        /// Outbound requests the routes make themselves (SMART discovery when a source is added).
+        public var outboundTimeoutSeconds: Double = 15
         /// The largest file `POST /imports/files` takes: the FHIR reader's per-file limit.
         public var uploadLimit = 64 << 20
         /// Lock the store after this many seconds without an authenticated request; 0 never does.
@@ -50,6 +56,8 @@ public final class TimelineApp: Sendable {
     let logger: Logger
     /// The clock, replaceable in tests.
     let now: @Sendable () -> Int64
+    /// HTTP for what routes fetch themselves (SMART discovery); libcurl starts only at its first request.
+    let outbound: HTTPFetcher
 
     public init(configuration: Configuration, gate: StoreGate, unlocker: Unlocker? = nil, logger: Logger = Logger(label: "hreaderd"),
                 now: @escaping @Sendable () -> Int64 = { Store.now() }) {
@@ -62,6 +70,7 @@ public final class TimelineApp: Sendable {
         self.timeline = TimelineReader(calendar: configuration.calendar)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
         self.backups = configuration.backups.map(BackupSchedule.init(settings:))
+        self.outbound = HTTPFetcher(timeoutSeconds: configuration.outboundTimeoutSeconds, maxConnectionsPerHost: 2)
     }
 
     /// The access policy, to run in front of every route.
@@ -110,6 +119,7 @@ public final class TimelineApp: Sendable {
         BackupRoutes(app: self).register(in: &router)
         SummaryRoutes(app: self).register(in: &router)
         ReadingRoutes(app: self).register(in: &router)
+        SourceRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

@@ -201,11 +201,12 @@ extension Store {
     /// Imports one patient's record for a job: the record, the job's progress and its lease check in one
     /// transaction. Returns nil, writing nothing, when `owner` no longer holds the job.
     public func importRecord(_ record: PatientRecord, sourceName: String, etag: String?, jobID: Int64, owner: String,
-                             progressDone: Int, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary? {
+                             progressDone: Int, options: ImportOptions = .replace, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary? {
         try await write { [entryEncoder] db in
             let holder = try db.scalar("SELECT owner FROM import_jobs WHERE id = ? AND state = 'running'", [jobID], as: String.self)
             guard holder == owner else { return nil }
-            let summary = try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, in: db)
+            let summary = try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder,
+                                                 options: options, in: db)
             try db.execute("UPDATE import_jobs SET progress_done = max(progress_done, ?), heartbeat_at = ? WHERE id = ?",
                            [progressDone, now, jobID])
             return summary

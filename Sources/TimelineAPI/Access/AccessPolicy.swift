@@ -5,7 +5,8 @@ import Store
 ///
 /// 1. the Host header must be an allowed local name (`403 bad_host`, against DNS rebinding);
 /// 2. a state-changing request whose Origin is not the daemon's own is refused (`403 bad_origin`);
-/// 3. public routes (`/healthz`, `/session`, the web app's files) pass;
+/// 3. public routes (`/healthz`, `/session`, the web app's files, a FHIR server's redirect back to
+///    `/sources/callback`, which its unguessable `state` authenticates) pass;
 /// 4. while the store is locked, everything else is `423 locked` (a token cannot be checked then);
 /// 5. everything else needs a session cookie or an API token (`401 unauthenticated`).
 struct AccessPolicy: Middleware {
@@ -73,6 +74,9 @@ struct AccessPolicy: Middleware {
         let segments = request.pathSegments
         if segments.isEmpty || segments == [""] || segments == ["healthz"] || segments == ["session"] { return true }
         if request.method == .GET || request.method == .HEAD {
+            // A FHIR server's redirect back after sign-in: cross-site, so the SameSite=Strict session cookie
+            // does not come with it; the `state` it carries is the credential (and the store must be open).
+            if segments == ["sources", "callback"] { return true }
             // The web app's files; /timeline/entries/{id} is a posted entry, which is patient data.
             return segments.count >= 2 && segments[0] == "timeline" && segments[1] != "entries"
         }

@@ -59,6 +59,8 @@ struct AuditMiddleware: Middleware {
         case (.DELETE, 5) where s[0] == "patients" && s[2] == "entries" && s[4] == "annotation":
             return (.annotation, s[1], "entry \(s[3]) removed")
         case (.DELETE, 3) where s[0] == "timeline" && s[1] == "entries": return (.deletion, nil, "post \(s[2])")
+        case (.POST, 1) where s[0] == "sources": return (.sync, nil, "FHIR sign-in begun")
+        case (.GET, 2) where s == ["sources", "callback"]: return (.sync, nil, "FHIR sign-in completed; first sync queued")
         case (.PUT, 3) where s[0] == "patients" && s[2] == "modules": return (.patientChange, s[1], "summary modules chosen")
         case (.POST, 3) where s[0] == "patients" && s[2] == "readings":
             return (.reading, s[1], response.headers.first(name: "Location").flatMap { $0.split(separator: "/").last }.map { "added \($0)" })

@@ -1,8 +1,9 @@
 import ArgumentParser
+import FHIRClient
 import Foundation
 import HTTPKit
-import Logging
 import ImportJobs
+import Logging
 import RHExClient
 import Store
 import TimelineAPI
@@ -94,6 +95,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no web app directory found; serving the API only (pass --public-dir)")
         }
         appConfiguration.idleLockSeconds = Int64(idleLock) * 60
+        // A FHIR server sends the browser back to the first address we listen on (the redirect URI it was given).
+        if let first = listen.first {
+            let host = first.host.contains(":") ? "[\(first.host)]" : first.host
+            appConfiguration.sourceCallbackURL = "http://\(host):\(first.port)/sources/callback"
+        }
         appConfiguration.backups = backupDir.map {
             BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
         }
@@ -128,7 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
         supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
         let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
         // Imports run while the store is unlocked; while it is locked they wait.
-        let imports = JobRunner(configuration: syncConfiguration(), syncers: [.rhex: RHExSyncer()], store: { try? gate.store() },
+        let imports = JobRunner(configuration: syncConfiguration(), syncers: [.rhex: RHExSyncer(), .fhir: FHIRSyncer()], store: { try? gate.store() },
                                 onEvent: { event in Self.log(event, to: logger) })
         await imports.start()
 

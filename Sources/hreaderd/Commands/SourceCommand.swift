@@ -1,23 +1,34 @@
 import ArgumentParser
+import FHIRClient
 import Foundation
+import ImportJobs
 import RHExClient
 import Store
 
 struct SourceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "source",
-        abstract: "RHEx servers to pull records from: add, list, remove; the patients each offers.",
+        abstract: "Servers to pull records from (RHEx, FHIR with SMART sign-in): add, list, remove; the patients each offers.",
         subcommands: [Add.self, List.self, Remove.self, Patients.self, Choose.self]
     )
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add an RHEx server (or, with --update, sign in to one again).",
+            abstract: "Add an RHEx server or a FHIR patient-access server (or, with --update, sign in to an RHEx one again).",
             discussion: """
-                Sign in with the user's name and password (--username, --user-password-file), or with an OAuth2 \
-                authorization code (--auth-code, --redirect-uri) that the server's /oauth2/authorize page gave. The \
-                client secret, the password and the tokens are kept only inside the encrypted store. Nothing is \
-                fetched now: run `hreaderd sync NAME`, or let the daemon sync on its schedule.
+                RHEx (--url): sign in with the user's name and password (--username, --user-password-file), or with an \
+                OAuth2 authorization code (--auth-code, --redirect-uri) that the server's /oauth2/authorize page gave. \
+                Nothing is fetched now: run `hreaderd sync NAME`, or let the daemon sync on its schedule.
+
+                FHIR (--fhir URL --client-id ID): SMART App Launch. The server is discovered, the sign-in is kept \
+                (10 minutes) and the URL to open in your browser is printed on stdout. After you sign in there, \
+                the server sends your browser back to the redirect URI (default: the daemon's own \
+                http://127.0.0.1:8420/sources/callback), which completes it and starts the first sync. For a \
+                daemon on another machine, copy the `code` from the address your browser lands on and run \
+                `hreaderd source add NAME --auth-code CODE`. Public clients need no secret; a confidential \
+                client gives --client-secret-file.
+
+                Secrets (client secrets, passwords, tokens) are kept only inside the encrypted store.
                 """
         )
 
@@ -26,14 +37,18 @@ struct SourceCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("A name for the source (letters, digits, '.', '-', '_').", valueName: "name"))
         var name: String
 
-        @Option(help: ArgumentHelp("The server's base URL (its patient feed), http or https.", valueName: "url"))
-        var url: String
+        @Option(help: ArgumentHelp("An RHEx server's base URL (its patient feed), http or https.", valueName: "url"))
+        var url: String?
+
+        @Option(help: ArgumentHelp("A FHIR R4 server's base URL: sign in with SMART App Launch.", valueName: "url"))
+        var fhir: String?
 
         @Option(help: ArgumentHelp("The OAuth2 client id.", valueName: "id"))
-        var clientID: String
+        var clientID: String?
 
-        @Option(help: ArgumentHelp("A file whose first line is the OAuth2 client secret.", valueName: "file"))
-        var clientSecretFile: String
+        @Option(help: ArgumentHelp("A file whose first line is the OAuth2 client secret (RHEx: required; FHIR: a confidential client).",
+                                   valueName: "file"))
+        var clientSecretFile: String?
 
         @Option(help: ArgumentHelp("The user, for the password grant.", valueName: "user"))
         var username: String?
@@ -41,11 +56,16 @@ struct SourceCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A file whose first line is the user's password on the server.", valueName: "file"))
         var userPasswordFile: String?
 
-        @Option(help: ArgumentHelp("An OAuth2 authorization code (single use; exchanged at the first sync).", valueName: "code"))
+        @Option(help: ArgumentHelp("An OAuth2 authorization code (single use; exchanged at the first sync). Alone, for FHIR: completes the sign-in begun with --fhir.",
+                                   valueName: "code"))
         var authCode: String?
 
-        @Option(help: ArgumentHelp("The redirect URI the authorization code was issued for.", valueName: "uri"))
+        @Option(help: ArgumentHelp("The redirect URI the authorization code was (or is to be) issued for. FHIR default: \(Self.defaultRedirectURI).",
+                                   valueName: "uri"))
         var redirectURI: String?
+
+        /// The daemon's own callback at its default address.
+        static let defaultRedirectURI = "http://127.0.0.1:8420/sources/callback"
 
         @Option(help: ArgumentHelp("Sync this source every so many minutes in the daemon (0: only when asked). Default: the daemon's --sync-interval.",
                                    valueName: "minutes"))
@@ -63,12 +83,43 @@ struct SourceCommand: ParsableCommand {
                                    valueName: "all|chosen"))
         var patients: PatientChoice?
 
+        /// What the options ask for.
+        enum Mode { case rhex(url: String, clientID: String, secretFile: String), fhirBegin(url: String, clientID: String), fhirComplete(code: String) }
+
+        var mode: Mode? {
+            if let url, let clientID, let clientSecretFile { return .rhex(url: url, clientID: clientID, secretFile: clientSecretFile) }
+            if let fhir, let clientID { return .fhirBegin(url: fhir, clientID: clientID) }
+            if url == nil, fhir == nil, clientID == nil, let authCode { return .fhirComplete(code: authCode) }
+            return nil
+        }
+
         func validate() throws {
             guard Source.isValidName(name), name != Source.filesSourceName else {
                 throw ValidationError("the name must be 1 to 64 letters, digits, '.', '-' or '_', and not \"files\"")
             }
-            if let problem = RHExEndpoints.problem(with: url) { throw ValidationError(problem) }
-            guard !clientID.isEmpty else { throw ValidationError("--client-id must not be empty") }
+            guard !(url != nil && fhir != nil) else { throw ValidationError("--url (RHEx) and --fhir exclude each other") }
+            if let syncInterval, syncInterval < 0 || syncInterval > 525_600 { throw ValidationError("--sync-interval must be 0…525600 minutes") }
+            switch mode {
+            case nil:
+                throw ValidationError("add an RHEx server with --url, --client-id and --client-secret-file; a FHIR server with --fhir and --client-id; or complete a FHIR sign-in with --auth-code alone")
+            case .fhirBegin(let fhirURL, let clientID)?:
+                if let problem = FHIRServerURL.problem(with: fhirURL) { throw ValidationError(problem) }
+                guard !clientID.isEmpty else { throw ValidationError("--client-id must not be empty") }
+                guard username == nil, userPasswordFile == nil, authCode == nil, !update, patients == nil else {
+                    throw ValidationError("a FHIR source takes --fhir, --client-id, --client-secret-file, --redirect-uri and --sync-interval")
+                }
+                if let redirectURI, let problem = SMARTSignIn.problem(withRedirectURI: redirectURI) { throw ValidationError(problem) }
+                return
+            case .fhirComplete(let code)?:
+                guard !code.isEmpty, code.utf8.count <= 4096 else { throw ValidationError("--auth-code must not be empty") }
+                guard redirectURI == nil, username == nil, userPasswordFile == nil, clientSecretFile == nil, !update else {
+                    throw ValidationError("--auth-code alone completes a FHIR sign-in begun with --fhir (an RHEx code needs --url and --redirect-uri)")
+                }
+                return
+            case .rhex(let url, let clientID, _)?:
+                if let problem = RHExEndpoints.problem(with: url) { throw ValidationError(problem) }
+                guard !clientID.isEmpty else { throw ValidationError("--client-id must not be empty") }
+            }
             let password = username != nil || userPasswordFile != nil
             let code = authCode != nil || redirectURI != nil
             guard password != code else {
@@ -80,11 +131,46 @@ struct SourceCommand: ParsableCommand {
             if code, authCode?.isEmpty ?? true || redirectURI?.isEmpty ?? true {
                 throw ValidationError("--auth-code and --redirect-uri go together")
             }
-            if let syncInterval, syncInterval < 0 || syncInterval > 525_600 { throw ValidationError("--sync-interval must be 0…525600 minutes") }
         }
 
         func run() async throws {
-            let secret = try PasswordSource.readFile(clientSecretFile, what: "client secret file")
+            switch mode {
+            case .rhex(let url, let clientID, let secretFile)?: try await addRHEx(url: url, clientID: clientID, secretFile: secretFile)
+            case .fhirBegin(let url, let clientID)?: try await beginFHIR(url: url, clientID: clientID)
+            case .fhirComplete(let code)?: try await completeFHIR(code: code)
+            case nil: throw CLIError("nothing to add")
+            }
+        }
+
+        /// Discovers the server, keeps the sign-in, prints the URL to open.
+        func beginFHIR(url: String, clientID: String) async throws {
+            let secret = try clientSecretFile.map { try PasswordSource.readFile($0, what: "client secret file") }
+            let store = try global.openStore()
+            defer { store.close() }
+            let fetcher = HTTPFetcher(timeoutSeconds: SyncConfiguration().requestTimeoutSeconds, maxConnectionsPerHost: 2)
+            defer { fetcher.close() }
+            let signIn = SMARTSignIn(name: name, server: try FHIRServerURL(url), clientID: clientID, clientSecret: secret,
+                                     redirectURI: redirectURI ?? Self.defaultRedirectURI, syncIntervalSeconds: syncInterval.map { Int64($0) * 60 })
+            let authorize: URL
+            do { authorize = try await signIn.begin(store: store, fetcher: fetcher) } catch { throw CLIError("cannot begin the sign-in: \(error)") }
+            Console.err("open this address in your browser within 10 minutes and sign in; the daemon completes the sign-in at \(signIn.redirectURI)"
+                        + " (or run `hreaderd source add \(name) --auth-code CODE` with the code the address you land on carries):")
+            Console.out(authorize.absoluteString)
+        }
+
+        /// Completes a FHIR sign-in with a code copied by hand; the next sync (or the daemon) exchanges it.
+        func completeFHIR(code: String) async throws {
+            let store = try global.openStore()
+            defer { store.close() }
+            guard let source = try await store.completeSignIn(.name(name), code: code, now: Store.now()) else {
+                throw CLIError("there is no sign-in for \(name) waiting (it lasts 10 minutes): begin again with `hreaderd source add \(name) --fhir URL --client-id ID`")
+            }
+            _ = try await ImportQueue.enqueue(source.name, trigger: .request, store: store)
+            Console.out("signed in to \(source.name) (\(source.url ?? "")); its first sync is queued: run `hreaderd sync \(source.name)` or let the daemon run it")
+        }
+
+        func addRHEx(url: String, clientID: String, secretFile: String) async throws {
+            let secret = try PasswordSource.readFile(secretFile, what: "client secret file")
             let userPassword = try userPasswordFile.map { try PasswordSource.readFile($0, what: "user password file") }
             let store = try global.openStore()
             defer { store.close() }
@@ -108,17 +194,17 @@ struct SourceCommand: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the RHEx sources: name, URL, state, last sync, patients, last error.")
+        static let configuration = CommandConfiguration(abstract: "List the sources: name, kind, URL, state, last sync, patients, last error.")
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let store = try global.openStore()
             defer { store.close() }
-            let sources = try await store.rhexSources()
-            if sources.isEmpty { Console.err("no RHEx sources: add one with `hreaderd source add NAME --url URL …`") }
+            let sources = try await store.remoteSources()
+            if sources.isEmpty { Console.err("no sources: add one with `hreaderd source add NAME --url URL …` (RHEx) or `--fhir URL …` (FHIR)") }
             for source in sources {
                 let patients = try await store.patientCount(sourceID: source.id)
-                var line = "\(source.name)  \(source.url ?? "")  \(source.state.rawValue)  "
+                var line = "\(source.name)  \(source.kind.rawValue)  \(source.url ?? "")  \(source.state.rawValue)  "
                 line += "last sync \(source.lastSyncAt.map(TimeText.instant) ?? "never")  \(patients) patient\(patients == 1 ? "" : "s")"
                 if let error = source.lastError { line += "  last error: \(error)" }
                 Console.out(line)
@@ -128,7 +214,7 @@ struct SourceCommand: ParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove an RHEx source, its credentials and its import jobs.",
+            abstract: "Remove a source (RHEx or FHIR), its credentials and its import jobs.",
             discussion: "A source whose records made patients is removed only with --delete-patients, which deletes those patients, their entries and their timeline posts."
         )
         @OptionGroup var global: GlobalOptions
@@ -144,7 +230,7 @@ struct SourceCommand: ParsableCommand {
             } catch .invalidInput(let reason) {
                 throw CLIError("\(reason): pass --delete-patients to delete them with it")
             }
-            guard let removed else { throw CLIError("there is no RHEx source named \(name) (see `hreaderd source list`)") }
+            guard let removed else { throw CLIError("there is no source named \(name) (see `hreaderd source list`)") }
             Console.out("removed source \(name)" + (removed > 0 ? " and its \(removed) patient\(removed == 1 ? "" : "s")" : ""))
         }
     }

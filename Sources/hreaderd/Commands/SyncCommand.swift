@@ -1,4 +1,5 @@
 import ArgumentParser
+import FHIRClient
 import Foundation
 import ImportJobs
 import RHExClient
@@ -55,7 +56,7 @@ struct SyncCommand: AsyncParsableCommand {
             configuration.pollSeconds = min(configuration.pollSeconds, max(0.05, retryBase))
         }
         let reporter = ProgressReporter()
-        let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer()], store: { store }, onEvent: { event in reporter.report(event) })
+        let runner = JobRunner(configuration: configuration, syncers: [.rhex: RHExSyncer(), .fhir: FHIRSyncer()], store: { store }, onEvent: { event in reporter.report(event) })
         let ended: [ImportJob]
         do {
             ended = try await runner.runJobs(queued.map(\.id), waitForOthers: wait)
