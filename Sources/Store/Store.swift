@@ -60,8 +60,7 @@ public final class Store: Sendable {
         let building = directory.databasePath + ".init"
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
         try StoreError.wrapping {
-            let db = try Database(path: building, key: key, mode: .readWriteCreate, configuration: options.connection)
-            try Migrator.migrate(db)
+            let db = try Migrator.migrate(opening: { try Database(path: building, key: key, mode: .readWriteCreate, configuration: options.connection) })
             try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         let recovery: RecoveryKey
@@ -88,16 +87,23 @@ public final class Store: Sendable {
         try directory.checkExists()
         let path = directory.databasePath
         guard FileSystem.exists(path) else { throw .databaseMissing(path: path) }
-        let writer: Database
+        var writer: Database
         do {
             writer = try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
         } catch {
             if error.isNotADatabase { throw .keyDoesNotMatchDatabase(path: path) }
             throw .database(error)
         }
-        try StoreError.wrapping {
-            try Migrator.migrate(writer)
-            if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: writer) }
+        let first = writer
+        writer = try StoreError.wrapping {
+            // The first connection migrates; a migration that rewrote the schema's text needs a new one.
+            var opened = 0
+            let migrated = try Migrator.migrate(opening: {
+                opened += 1
+                return opened == 1 ? first : try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
+            })
+            if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: migrated) }
+            return migrated
         }
         let configuration = options.connection
         let commits = CommitCounter(database: writer)

@@ -7,8 +7,8 @@ import Testing
 struct PKCETests {
     @Test("RFC 7636 appendix B: the S256 challenge of its example verifier")
     func rfcExample() {
-        let pkce = PKCE(verifier: "dBjftJeZ4CVP-1mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHvoeK_CL0BvyHBoTyaDGJg")
+        let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     }
 
     @Test("a fresh verifier is 43 URL-safe characters, and two are never the same; so are states")

@@ -14,7 +14,7 @@ struct MigrationTests {
         store.close()
         let key = try state.keyVault.unlock(password: "correct horse")
         let db = try Database(path: state.databasePath, key: key)
-        #expect(try Migrator.migrate(db).isEmpty)
+        #expect(try Migrator.migrate(db).applied.isEmpty)
     }
 
     @Test("migration 3 only adds the column (SQL alone); the store's encoder then gives every entry its timeline JSON")
@@ -30,7 +30,7 @@ struct MigrationTests {
                     '{"LOINC":["2093-3"]}', '{}', x'00'),
                    ('e2', 'p1', 'condition', 'Asthma', 50, NULL, 50, NULL, NULL, NULL, NULL, NULL, '{}', '{}', x'00')
             """)
-        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(3))) == [3])
+        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(3))).applied == [3])
         #expect(try db.scalar("SELECT count(*) FROM entries WHERE timeline_json IS NULL", as: Int.self) == 2)
         #expect(try EntryJSONRefresh.run(TimelineEntryJSON(), in: db) == 2)
         let rows = try db.rows("SELECT id, timeline_json FROM entries ORDER BY id") { ($0.string(0), $0.string(1)) }
@@ -75,6 +75,38 @@ struct MigrationTests {
         plain.close()
     }
 
+    @Test("migration 10 widens the sources' kind check in place: an RHEx store keeps its sources and patients, and takes FHIR sources")
+    func fhirKindWidened() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let path = dir.file("v9.db")
+        let old = try Database(path: path, key: key, mode: .readWriteCreate)
+        try Migrator.migrate(old, migrations: Array(Schema.migrations.prefix(9)))
+        try old.execute("""
+            INSERT INTO sources (name, kind, url, settings, client_secret, authorization_code, created_at)
+                VALUES ('clinic', 'rhex', 'https://rhex.example.org', '{"client_id":"c"}', 's3cret', 'code1', 0);
+            INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 2, 'r1', 'Ada', 0, 0);
+            """)
+        #expect(throws: DatabaseError.self) { try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('x', 'fhir', 0)") }
+
+        var connections = 0
+        let db = try Migrator.migrate(opening: {
+            connections += 1
+            return connections == 1 ? old : try Database(path: path, key: key, mode: .readWrite)
+        })
+        // The connection that rewrote the schema's text is not used after it.
+        #expect(connections == 2)
+        #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
+        try db.execute("INSERT INTO sources (name, kind, url, created_at, pkce_verifier) VALUES ('portal', 'fhir', 'https://fhir.example.org', 0, 'v')")
+        #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO sources (name, kind, created_at) VALUES ('y', 'ftp', 0)") }
+        #expect(try db.scalar("SELECT client_secret || authorization_code FROM sources WHERE name = 'clinic'", as: String.self) == "s3cret" + "code1")
+        #expect(try db.scalar("SELECT count(*) FROM patients WHERE source_id = 2", as: Int.self) == 1)
+        // A later change to the table, on the new connection, keeps its text whole.
+        try db.execute("ALTER TABLE sources ADD COLUMN later TEXT")
+        #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
+        #expect(try db.scalar("SELECT count(*) FROM sources WHERE later IS NULL", as: Int.self) == 3)
+    }
+
     @Test("a failing migration leaves the previous schema version intact")
     func failingMigrationRollsBack() throws {
         let dir = TemporaryDirectory()
@@ -94,8 +126,8 @@ struct MigrationTests {
     @Test("a store from a newer hreaderd is refused")
     func newerSchemaRefused() throws {
         let dir = TemporaryDirectory()
-        let db = try Database(path: dir.file("n.db"), key: try StoreKey.random(), mode: .readWriteCreate)
-        try Migrator.migrate(db)
+        let key = try StoreKey.random()
+        let db = try Migrator.migrate(opening: { try Database(path: dir.file("n.db"), key: key, mode: .readWriteCreate) })
         try db.execute("INSERT INTO schema_migrations VALUES (999, 'future', 0)")
         #expect(throws: StoreError.self) { try Migrator.migrate(db) }
     }

@@ -70,10 +70,9 @@ extension Store {
         let info = try BackupFile.read(path, keyFileTo: keyPath, databaseTo: databasePath)
         let key = try unlock(KeyVault(path: keyPath))
         do {
-            let db = try Database(path: databasePath, key: key, mode: .readWrite)
-            let check = try db.scalar("PRAGMA integrity_check", as: String.self)
+            let check = try Database(path: databasePath, key: key, mode: .readWrite).scalar("PRAGMA integrity_check", as: String.self)
             guard check == "ok" else { throw StoreError.io("the restored database failed its integrity check: \(check ?? "no answer")") }
-            try Migrator.migrate(db)
+            let db = try Migrator.migrate(opening: { try Database(path: databasePath, key: key, mode: .readWrite) })
             try AuditQueries.append(AuditEvent(action: .restore, actor: actor, detail: "backup taken at \(info.createdAt)"), in: db)
             try db.execute("PRAGMA journal_mode = DELETE")
         } catch let error as StoreError {

@@ -3,19 +3,32 @@
 public struct Migration: Sendable {
     public let version: Int
     public let name: String
+    /// The migration edits the schema's stored text (`writable_schema`): the connection that ran it keeps
+    /// the schema it parsed before, so the migrator stops after it and the caller opens a new connection.
+    let rewritesSchemaText: Bool
     let apply: @Sendable (Database) throws -> Void
 
-    init(version: Int, name: String, apply: @escaping @Sendable (Database) throws -> Void) {
+    init(version: Int, name: String, rewritesSchemaText: Bool = false, apply: @escaping @Sendable (Database) throws -> Void) {
         self.version = version
         self.name = name
+        self.rewritesSchemaText = rewritesSchemaText
         self.apply = apply
     }
 }
 
 enum Migrator {
-    /// Applies every migration newer than the database, in order. Returns the versions applied.
+    /// Migrates the database that `open` opens, on a connection of its own, opening a new one after each
+    /// migration that rewrote the schema's text; returns the connection, current.
+    static func migrate(opening open: () throws -> Database, migrations: [Migration] = Schema.migrations) throws -> Database {
+        var db = try open()
+        while try migrate(db, migrations: migrations).mustReopen { db = try open() }
+        return db
+    }
+
+    /// Applies every migration newer than the database, in order, up to and including one that rewrites the
+    /// schema's text (`mustReopen`: go on with a new connection). Returns the versions applied.
     @discardableResult
-    static func migrate(_ db: Database, migrations: [Migration] = Schema.migrations) throws -> [Int] {
+    static func migrate(_ db: Database, migrations: [Migration] = Schema.migrations) throws -> (applied: [Int], mustReopen: Bool) {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version INTEGER PRIMARY KEY,
@@ -35,7 +48,8 @@ enum Migrator {
                                [migration.version, migration.name])
             }
             applied.append(migration.version)
+            if migration.rewritesSchemaText { return (applied, true) }
         }
-        return applied
+        return (applied, false)
     }
 }

@@ -348,19 +348,11 @@ enum Schema {
         },
         // FHIR patient-access servers as sources (SMART App Launch): the `kind` check widened, the PKCE verifier
         // kept with the authorization code until it is exchanged, and sign-ins begun but not yet completed.
-        Migration(version: 10, name: "FHIR sources and pending sign-ins") { db in
+        Migration(version: 10, name: "FHIR sources and pending sign-ins", rewritesSchemaText: true) { db in
             // SQLite cannot alter a CHECK constraint. Widening one in the stored schema text is the procedure
             // its documentation gives for such changes (lang_altertable.html, "making other kinds of table
             // schema changes"): nothing on disk changes, and the schema version is raised so that every
             // connection reads the new text.
-            let version = try db.scalar("PRAGMA schema_version", as: Int64.self) ?? 0
-            try db.execute("PRAGMA writable_schema = ON")
-            try db.execute("""
-                UPDATE sqlite_master SET sql = replace(sql, 'CHECK (kind IN (''file'', ''rhex''))', 'CHECK (kind IN (''file'', ''rhex'', ''fhir''))')
-                WHERE type = 'table' AND name = 'sources'
-                """)
-            try db.execute("PRAGMA schema_version = \(version + 1)")
-            try db.execute("PRAGMA writable_schema = OFF")
             try db.execute("""
                 ALTER TABLE sources ADD COLUMN pkce_verifier TEXT;
 
@@ -382,6 +374,15 @@ enum Schema {
                     expires_at INTEGER NOT NULL
                 );
                 """)
+            // Last: a statement that changes `sources` after this, on this connection, would use its stale text.
+            let version = try db.scalar("PRAGMA schema_version", as: Int64.self) ?? 0
+            try db.execute("PRAGMA writable_schema = ON")
+            try db.execute("""
+                UPDATE sqlite_master SET sql = replace(sql, 'CHECK (kind IN (''file'', ''rhex''))', 'CHECK (kind IN (''file'', ''rhex'', ''fhir''))')
+                WHERE type = 'table' AND name = 'sources'
+                """)
+            try db.execute("PRAGMA schema_version = \(version + 1)")
+            try db.execute("PRAGMA writable_schema = OFF")
         },
     ]
 }
