@@ -1,10 +1,10 @@
-// hreaderd's timeline web app: wires the modules under js/ together and keeps the state
-// (signed in or not, the person, the window) in step with the address and the daemon.
+// hreaderd's web app: wires the modules under js/ together and keeps the state (signed in or not, the
+// person, the view: the Summary or a window of the timeline) in step with the address and the daemon.
 
 import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
 import { dayString, formatDate, formatWindow, plural } from './js/format.js';
-import { VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
+import { SUMMARY, VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
 import { LANES, POST_LANE, VITAL_LANE, setClosedStatuses } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
 import { ChartGrid, vitalCharts, labCharts, levelCharts } from './js/vitals-chart.js';
@@ -21,6 +21,9 @@ import { DocumentsPanel } from './js/documents.js';
 import { SearchPanel } from './js/search.js';
 import { BackupsPanel } from './js/backups.js';
 import { withoutStruck } from './js/annotations.js';
+import { SummaryView } from './js/summary.js';
+import { ModulesPanel } from './js/modules-panel.js';
+import { OwnReadingsList, kindName } from './js/readings.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
 
@@ -35,7 +38,8 @@ function remember(key, value) {
 const state = {
   signedIn: false,
   patientId: null,
-  payload: null,
+  payload: null, // the timeline window drawn last
+  summary: null, // the summary drawn last
   window: parseHash(),
   loadSeq: 0,
   patients: new Map(), // patient id → the patient as /patients.json lists it (with earliest and latest)
@@ -62,6 +66,10 @@ const ui = {
   labsCard: $('#labs-card'),
   hideStruck: $('#hide-struck'),
   orphanNotice: $('#orphan-notice'),
+  layout: $('#timeline-layout'),
+  summaryView: $('#summary-view'),
+  stepper: $('#stepper'),
+  jump: $('#jump'),
 };
 
 // Annotations go to the person shown (for linked records the daemon finds the entry's own record).
@@ -73,6 +81,30 @@ const details = new EntryDetails($('#details'), {
     remove: (entry) => api.deleteAnnotation(annotationPatient(), entry.id),
     onChange: () => loadTimeline(),
   },
+  // A reading of the person's own, opened from the list under the charts or a search: changed or deleted.
+  readings: {
+    save: async (reading, body) => (await api.updateReading(reading.id, body))?.reading,
+    remove: (reading) => api.deleteReading(reading.id),
+    onChange: () => loadTimeline(),
+  },
+});
+const ownReadings = new OwnReadingsList($('#own-readings'), {
+  onOpen: (reading, row) => details.open({ items: [readingItem(reading)], lane: VITAL_LANE }, row),
+});
+const summary = new SummaryView(ui.summaryView, {
+  api,
+  personId: () => state.patientId,
+  onReadingSaved: () => loadSummary(),
+  onChooseTiles: (button) => modules.open(button),
+});
+const modules = new ModulesPanel($('#modules'), {
+  api,
+  personId: () => state.patientId,
+  personName: () => state.summary?.patient.name || picker.find(state.patientId)?.name || '',
+  onSaved: async (message) => {
+    await loadSummary();
+    showStatus(message);
+  },
 });
 const timeline = new TimelineView($('#timeline'), { onOpen: (group, el) => details.open(group, el) });
 const vitals = new ChartGrid($('#vitals'));
@@ -80,7 +112,7 @@ const labs = new ChartGrid($('#labs'));
 const levelsChart = new ChartGrid($('#levels-chart'));
 const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
 const posts = new PostsList($('#posts'), { onDelete: deletePost });
-const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { loadPatients().then(loadTimeline); } });
+const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { loadPatients().then(reload); } });
 const uploads = new UploadPanel($('#upload'), {
   api,
   currentPatient: () => (state.patientId ? { id: state.patientId, name: state.patients.get(state.patientId)?.name || '' } : null),
@@ -98,7 +130,7 @@ const people = new PeoplePanel($('#people'), {
   api,
   people: () => state.people,
   current: () => state.patientId,
-  onChanged: async () => { await loadPatients(); await loadTimeline(); documents.refresh(); },
+  onChanged: async () => { await loadPatients(); await reload(); documents.refresh(); },
 });
 $('#people-button').addEventListener('click', (event) => people.open(event.currentTarget));
 const documents = new DocumentsPanel($('#documents'), $('#documents-button'), {
@@ -143,8 +175,13 @@ onSignedOut((error) => leaveApp(error.status === 423 ? 'locked' : 'expired'));
 
 function go(next) {
   const hash = buildHash(next);
-  if (location.hash === hash) loadTimeline();
+  if (location.hash === hash) reload();
   else location.hash = hash;
+}
+
+/** Draws what the address asks for again: the Summary or the timeline's window. */
+function reload() {
+  return state.window.view === SUMMARY ? loadSummary() : loadTimeline();
 }
 
 /** go(next), and a promise of whether that window was then drawn (false: it failed, or another was asked for). */
@@ -166,21 +203,23 @@ function settleAfterLoad(drawn) {
 
 window.addEventListener('hashchange', () => {
   state.window = parseHash();
-  if (state.signedIn) loadTimeline();
+  if (state.signedIn) reload();
 });
 
 for (const button of $$('.view-button')) {
   button.addEventListener('click', () => {
     const view = button.dataset.view;
-    go({ view, end: view === 'all' ? null : state.window.end });
+    // From the Summary a window of the timeline ends now.
+    go({ view, end: view === 'all' || view === SUMMARY ? null : state.window.end });
   });
 }
 ui.back.addEventListener('click', () => state.payload && go(earlier(state.window, state.payload.start_date)));
 ui.forward.addEventListener('click', () => go(later(state.window)));
-ui.now.addEventListener('click', () => go({ view: state.window.view === 'all' ? 'year' : state.window.view, end: null }));
+const windowView = () => (state.window.view === 'all' || state.window.view === SUMMARY ? 'year' : state.window.view);
+ui.now.addEventListener('click', () => go({ view: windowView(), end: null }));
 ui.endDate.addEventListener('change', () => {
   const value = ui.endDate.value;
-  go({ view: state.window.view === 'all' ? 'year' : state.window.view, end: value || null });
+  go({ view: windowView(), end: value || null });
 });
 
 $('#sign-out').addEventListener('click', async () => {
@@ -215,12 +254,13 @@ async function enterApp() {
   imports.start();
   backups.start();
   await loadPatients();
-  await loadTimeline();
+  await reload();
 }
 
 function leaveApp(reason) {
   state.signedIn = false;
   state.payload = null;
+  state.summary = null;
   state.patients.clear();
   imports.stop();
   details.close();
@@ -229,6 +269,8 @@ function leaveApp(reason) {
   documents.reset();
   search.reset();
   backups.reset();
+  summary.reset();
+  modules.close();
   ui.app.hidden = true;
   signIn.show(reason);
 }
@@ -258,7 +300,7 @@ async function afterImport(report) {
   await loadPatients();
   const imported = (report?.patients || []).filter((p) => p.id && !p.error && state.patients.has(p.id)).map((p) => p.id);
   if (!hadPatient && imported.length) await showPatient(imported[0]);
-  else await loadTimeline();
+  else await reload();
   imports.refresh();
 }
 
@@ -283,7 +325,7 @@ async function selectPatient(id) {
   } catch (error) {
     showError(`Could not switch to this person: ${error.message}`);
   }
-  await loadTimeline();
+  await reload();
 }
 
 // ---- The timeline ----
@@ -311,7 +353,7 @@ async function loadTimeline() {
     settleAfterLoad(false);
     if (error.status === 401 || error.status === 423) return;
     if (error.code === 'no_patient') renderNoPatients();
-    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) loadTimeline(); }
+    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
     else showError(`Could not load the timeline: ${error.message}`, loadTimeline);
   } finally {
     clearTimeout(slow);
@@ -319,9 +361,66 @@ async function loadTimeline() {
   }
 }
 
+// ---- The Summary ----
+
+async function loadSummary() {
+  const seq = ++state.loadSeq;
+  markControls();
+  ui.main.setAttribute('aria-busy', 'true');
+  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
+  try {
+    if (!state.patientId) await loadPatients();
+    if (!state.patientId) {
+      renderNoPatients();
+      return;
+    }
+    const data = await api.summary(state.patientId);
+    if (seq !== state.loadSeq) return;
+    state.summary = data;
+    showStatus('');
+    renderSummary(data);
+    settleAfterLoad(true);
+  } catch (error) {
+    if (seq !== state.loadSeq) return;
+    settleAfterLoad(false);
+    if (error.status === 401 || error.status === 423) return;
+    if (error.code === 'no_patient') renderNoPatients();
+    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
+    else showError(`Could not load the summary: ${error.message}`, loadSummary);
+  } finally {
+    clearTimeout(slow);
+    if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
+  }
+}
+
+function renderSummary(data) {
+  const person = picker.find(data.patient.id) || data.patient;
+  showPerson(data.patient.id, data.patient.name, person);
+  document.title = `${data.patient.name || 'Unnamed'} — Summary — hreaderd`;
+  summary.render(data, person);
+}
+
+/** The heading over either view: the person's name, age, gender and where the record comes from. */
+function showPerson(id, name, person) {
+  if (state.orphansFor !== id) checkOrphans(id);
+  documents.showFor(id);
+  search.showFor(id);
+  ui.name.textContent = name || 'Unnamed';
+  ui.meta.textContent = personMeta(person);
+  ui.exportLink.href = api.exportURL(id);
+}
+
 function markControls() {
   const { view } = state.window;
   for (const button of $$('.view-button')) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+  // The Summary has no window: no stepping, no end date, and the timeline's cards give way to its tiles.
+  const onSummary = view === SUMMARY;
+  ui.main.dataset.view = onSummary ? 'summary' : 'timeline'; // the print stylesheet's cue
+  ui.summaryView.hidden = !onSummary;
+  ui.layout.hidden = onSummary;
+  ui.stepper.hidden = onSummary;
+  ui.jump.hidden = onSummary;
+  if (onSummary) return;
   ui.back.disabled = view === 'all';
   ui.forward.disabled = !canGoLater(state.window);
   ui.now.disabled = view !== 'all' && state.window.end === null;
@@ -337,12 +436,7 @@ function render(fullPayload) {
   // Entries marked wrong are left out everywhere when the person asks for it.
   const { payload, hidden } = state.hideStruck ? withoutStruck(fullPayload) : { payload: fullPayload, hidden: 0 };
   const person = picker.find(payload.patient.id) || payload.patient;
-  if (state.orphansFor !== payload.patient.id) checkOrphans(payload.patient.id);
-  documents.showFor(payload.patient.id);
-  search.showFor(payload.patient.id);
-  ui.name.textContent = payload.patient.name || 'Unnamed';
-  ui.meta.textContent = personMeta(person);
-  ui.exportLink.href = api.exportURL(payload.patient.id);
+  showPerson(payload.patient.id, payload.patient.name, person);
   const label = formatWindow(payload.start_date, payload.end_date, view);
   ui.windowLabel.textContent = label;
   document.title = `${payload.patient.name} — ${VIEW_NAMES[view]} — hreaderd`;
@@ -366,6 +460,7 @@ function render(fullPayload) {
   const labCharted = labCharts(payload.results);
   labs.render(labCharted, 'No lab result with several numeric values in this window.');
   ui.labsCard.hidden = labCharted.length === 0;
+  ownReadings.render(payload.readings || []);
   lists.render(payload);
   posts.render(payload.timeline_entries || []);
   levelsChart.render(levelCharts(payload.timeline_entries), '');
@@ -433,14 +528,17 @@ function renderNoPatients() {
   ui.name.textContent = 'No records yet';
   ui.meta.textContent = '';
   ui.windowLabel.textContent = '';
+  summary.reset();
   const box = h('div', { class: 'empty' },
     h('p', null, h('strong', null, 'This store holds no one’s records yet.')),
     h('p', null, 'Add a record file here (FHIR R4, C-CDA or RHEx), or import one with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports).'),
     h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'button primary', onclick: (event) => uploads.open(event.currentTarget) }, 'Add records'),
       h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));
-  clear($('#timeline')).append(box);
+  // The Summary says the same where its tiles would be.
+  clear(state.window.view === SUMMARY ? $('#tiles') : $('#timeline')).append(box);
   vitals.render([], 'No vital signs yet.');
+  ownReadings.render([]);
   labs.render([], '');
   ui.labsCard.hidden = true;
   clear($('#entry-lists'));
@@ -485,7 +583,7 @@ async function followResult(result) {
 /** The window shown holds this date, or one of the same view that ends on its day; resolves to whether it is drawn. */
 async function showDate(date) {
   const shown = state.payload;
-  const ready = shown && !ui.main.hasAttribute('aria-busy');
+  const ready = shown && state.window.view !== SUMMARY && !ui.main.hasAttribute('aria-busy');
   if (date == null) return ready && state.window.view === 'all' ? true : showWindow({ view: 'all', end: null });
   if (ready && date >= shown.start_date && date <= shown.end_date) return true;
   return showWindow(endingAt(state.window.view, date));
@@ -505,10 +603,19 @@ function findEntry(payload, id) {
   for (const vital of payload.vitals || []) {
     const i = (vital.ids || []).indexOf(id);
     if (i === -1) continue;
+    const chart = /systolic|diastolic/i.test(vital.description) ? 'Blood pressure' : vital.description;
+    // A reading of the person's own: its details can change or delete it.
+    const reading = vital.self_reported?.[i] ? (payload.readings || []).find((r) => r.id === id) : null;
+    if (reading) return { item: readingItem(reading, chart), lane: VITAL_LANE };
     const entry = { id, type: 'vital_sign', description: vital.description, date: vital.dates[i], measurement: { value: vital.values[i], unit: vital.units ?? null } };
-    return { item: { entry, t: entry.date, chart: /systolic|diastolic/i.test(vital.description) ? 'Blood pressure' : vital.description }, lane: VITAL_LANE };
+    return { item: { entry, t: entry.date, chart }, lane: VITAL_LANE };
   }
   return null;
+}
+
+/** A reading of the person's own as the details dialog opens it (chart: the chart it is drawn in). */
+function readingItem(reading, chart = null) {
+  return { entry: { id: reading.id, type: 'vital_sign', description: kindName(reading.kind), date: reading.date }, reading, t: reading.date, chart };
 }
 
 function openEntry(id) {

@@ -2,10 +2,13 @@
 a dense record, record files added in the app, the import panel, keyboard and names, and screenshots at phone and desktop widths in
 light and dark. Every test also checks that the console has no errors and no CSP violations."""
 
+import base64
 import http.client
 import json
 import os
 import re
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -1398,9 +1401,9 @@ def test_errors_say_what_to_do(t):
     t.wait_rendered("#/year/2011-01-01", t.henry)
 
 
-def test_controls_have_names_and_keyboard_reach(t):
-    t.open("#/decade/2011-01-01", t.henry)
-    unnamed = t.js("""
+def unnamed_controls(t):
+    """The visible controls of the app without an accessible name (their markup's start)."""
+    return t.js("""
         const named = (el) => {
           if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')) return true;
           if (el.labels && el.labels.length) return true;
@@ -1410,6 +1413,11 @@ def test_controls_have_names_and_keyboard_reach(t):
         return [...document.querySelectorAll('#app button, #app input, #app select, #app a[href], #app summary')]
           .filter((el) => el.offsetParent !== null && el.type !== 'hidden' && !named(el))
           .map((el) => el.outerHTML.slice(0, 120));""")
+
+
+def test_controls_have_names_and_keyboard_reach(t):
+    t.open("#/decade/2011-01-01", t.henry)
+    unnamed = unnamed_controls(t)
     assert not unnamed, f"controls without a name: {unnamed}"
     # Tab from the top reaches the picker, the views, the stepper, a timeline lane and the forms.
     # From the top of the page: the skip link comes first.
@@ -1950,6 +1958,552 @@ def test_remove_a_person_after_confirming(t):
 
 
 
+# ---- The Summary: tiles of the daemon's modules, readings added from them, the tiles chosen, the print ----
+
+ESTRELLA = "synthea_adult_chronic_estrella_daugherty.json"  # an adult with blood pressure, weight, glucose, HbA1c, cholesterol
+
+# The words the app gives the daemon's categories (js/summary.js), for the tiles' badges.
+CATEGORY_WORDS = {"normal": "Normal", "elevated": "Elevated", "stage_1": "Stage 1 hypertension", "stage_2": "Stage 2 hypertension",
+                  "severe": "Severe (above 180/120)", "desirable": "Desirable", "optimal": "Optimal", "high": "High",
+                  "borderline_high": "Borderline high", "healthy": "Healthy weight", "overweight": "Overweight", "obesity": "Obesity"}
+
+# A module the app does not know yet (and text that must stay text), added to summary.json by a stand-in in the page.
+FUTURE_MODULE = {"id": "sleep-log", "name": "Sleep <b>log</b>", "description": "How long you sleep.", "accepts": [],
+                 "message": 'You slept 6.5 hours a night <img src=x onerror="window.__pwned = 4">.',
+                 "tile": {"average_hours": 6.5, "goal": {"hours": 8, "set_at": 1700000000}, "nights": [{"hours": 7, "date": 1700000000}, {"hours": 6, "date": 1700086400}]}}
+FUTURE_SUMMARY = """
+(() => {
+  const extra = MODULE;
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const response = await realFetch(input, init);
+    if (url.origin !== location.origin || !url.pathname.endsWith('/summary.json') || !response.ok) return response;
+    const data = await response.json();
+    data.modules.push(extra);
+    return new Response(JSON.stringify(data), { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  };
+})();
+"""
+
+
+def upload_file(t, path):
+    """Imports a record file with the API token, as the Add records panel does; its report."""
+    kind = "application/xml" if path.suffix == ".xml" else "application/json"
+    status, raw = t.daemon.http("POST", f"/imports/files?name={path.name}", path.read_bytes(), content_type=kind)
+    assert status == 202, (status, raw[:300])
+    job = json.loads(raw)["job"]["id"]
+    return wait_until(lambda: (lambda d: d["job"]["state"] == "done" and d)(t.daemon.api(f"/imports/jobs/{job}")),
+                      timeout=60, interval=0.1, message=f"the import of {path.name}")["report"]
+
+
+def summary_api(t, patient):
+    return t.daemon.api(f"/patients/{patient}/summary.json")
+
+
+def module_of(summary, module_id):
+    return [m for m in summary["modules"] if m["id"] == module_id][0]
+
+
+def tile_order(t):
+    return [tile.get_attribute("data-module") for tile in t.find_all("#tiles .tile")]
+
+
+def tile_of(t, module_id):
+    return t.find(f'#tiles .tile[data-module="{module_id}"]')
+
+
+def tile_message(t, module_id):
+    return t.find(".tile-message", tile_of(t, module_id)).get_attribute("textContent")
+
+
+def remove_readings(t, patient):
+    for reading in t.daemon.api(f"/patients/{patient}/readings.json")["readings"]:
+        t.daemon.request("DELETE", f"/readings/{reading['id']}")
+
+
+def test_summary_of_a_sample_patient(t):
+    """The app opens on the Summary of the current person (a fresh load after signing in): the person's
+    name, age and gender, one tile per module in the daemon's order, each with the module's name and its
+    message as the API gives them. Estrella Daugherty's FHIR bundle, imported and chosen in the picker:
+    the blood-pressure tile's latest value and category are summary.json's, and charts are drawn (blood
+    pressure as two lines, weight, glucose); cholesterol's ranges, her problems and vaccines are listed.
+    A module the app does not know yet shows its message and its data as text. The timeline's views stay
+    one click away."""
+    path = fhir_sample(ESTRELLA)
+    t.open("#/summary")  # signed in: the store is unlocked
+    known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
+    script = None
+    try:
+        report = upload_file(t, path)
+        estrella = [p["id"] for p in report["patients"] if p.get("id")][0]
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+        # A fresh load of the app without an address: signed in, it opens on the Summary.
+        t.driver.get("about:blank")
+        t.driver.get(t.base)
+        wait_until(lambda: t.on_app() or t.find("#signin").is_displayed(), message="the app or the sign-in screen")
+        if not t.on_app():
+            t.sign_in()
+        t.wait_rendered("", t.henry)
+        assert t.find("#summary-view").is_displayed(), "the Summary is shown"
+        assert not t.find("#timeline-layout").is_displayed(), "the timeline's cards are not"
+        assert not t.find("#stepper").is_displayed() and not t.find("#jump").is_displayed(), "no window to step through"
+        summary_button = t.find('.view-button[data-view="summary"]')
+        assert summary_button.text == "Summary" and summary_button.get_attribute("aria-pressed") == "true"
+        henry = summary_api(t, t.henry)
+        assert tile_order(t) == [m["id"] for m in henry["modules"]], (tile_order(t), [m["id"] for m in henry["modules"]])
+        assert t.text("#person-name") == "Henry Smith"
+
+        # Estrella, chosen in the picker.
+        Select(t.find("#patient-select")).select_by_value(estrella)
+        t.wait_rendered("", "Estrella Daugherty")
+        api = summary_api(t, estrella)
+        assert api["patient"]["name"] == "Estrella Daugherty"
+        assert tile_order(t) == [m["id"] for m in api["modules"]], f"tiles in the API's order: {tile_order(t)}"
+        for module in api["modules"]:
+            tile = tile_of(t, module["id"])
+            assert t.find("h3", tile).text == module["name"], (t.find("h3", tile).text, module["name"])
+            assert tile_message(t, module["id"]) == module["message"], (module["id"], tile_message(t, module["id"]), module["message"])
+            assert bool(t.find_all(".add-reading", tile)) == bool(module["accepts"]), f"{module['id']}: a form only where readings are taken"
+        meta = t.text("#person-meta")
+        assert "Female" in meta and f"{int(api['patient']['age'])} years old" in meta, meta
+        assert t.driver.title.startswith("Estrella Daugherty — Summary"), t.driver.title
+
+        # Blood pressure: the latest reading, its category and the average, as summary.json has them; a chart of both lines.
+        bp = module_of(api, "blood-pressure")["tile"]
+        tile = tile_of(t, "blood-pressure")
+        latest = t.find('.tile-latest[data-field="latest"]', tile)
+        assert t.find(".tile-value", latest).text == f"{bp['latest']['systolic']}/{bp['latest']['diastolic']}", latest.text
+        badge = t.find(".badge.category", latest)
+        assert badge.get_attribute("data-category") == bp["category"] == "stage_2", (badge.get_attribute("data-category"), bp["category"])
+        assert badge.text == CATEGORY_WORDS[bp["category"]], badge.text
+        assert "stage 2 hypertension" in tile_message(t, "blood-pressure"), tile_message(t, "blood-pressure")
+        average = t.find('[data-field="average"]', tile).text
+        assert f"{bp['average']['systolic']}/{bp['average']['diastolic']} mmHg" in average and f"last {bp['average']['count']}" in average, average
+        chart = t.find(".tile-chart svg", tile)
+        assert len(t.find_all("polyline", chart)) == 2, "systolic and diastolic lines"
+        label = chart.get_attribute("aria-label")
+        assert label.startswith(f"Blood pressure: {len(bp['readings'])} readings") and "your own" not in label, label
+        assert len(t.find_all("circle.chart-dot", chart)) == 2 * len(bp["readings"]) and not t.find_all(".chart-dot.mine", chart), "the record's readings, none of hers"
+        # Weight and BMI: the latest weight, BMI and its category; the weights charted.
+        weight = module_of(api, "weight-bmi")["tile"]
+        tile = tile_of(t, "weight-bmi")
+        assert t.find('[data-field="weight"] .tile-value', tile).text == f"{weight['latest']['weight']:g} kg"
+        assert t.find('[data-field="bmi"] .tile-value', tile).text == f"{weight['latest']['bmi']:g}"
+        assert t.find(".badge.category", tile).get_attribute("data-category") == weight["category"]
+        assert t.find_all(".tile-chart svg polyline", tile), "the weights charted"
+        # Blood sugar: glucose and HbA1c with their ranges, the glucose charted.
+        sugar = module_of(api, "blood-sugar")["tile"]
+        tile = tile_of(t, "blood-sugar")
+        assert t.find('[data-field="hba1c"] .tile-value', tile).text == f"{sugar['hba1c']['value']:g}"
+        assert t.find('[data-field="hba1c"] .badge', tile).get_attribute("data-category") == sugar["hba1c"]["range"]
+        assert t.find_all(".tile-chart svg polyline", tile), "the glucose readings charted"
+        # Cholesterol: each lipid with its range.
+        lipids = module_of(api, "cholesterol")["tile"]
+        for key in ("total", "ldl", "hdl", "triglycerides"):
+            row = t.find(f'tr[data-lipid="{key}"]', tile_of(t, "cholesterol"))
+            assert f"{lipids[key]['value']:g} mg/dL" in row.text and t.find(".badge", row).get_attribute("data-category") == lipids[key]["range"], row.text
+        # Problems, medications and vaccines listed.
+        problems = module_of(api, "problems-allergies")["tile"]["problems"]
+        listed = [li.find_element(By.CSS_SELECTOR, ".item-name").text for li in t.find_all('[data-list="problems"] > li')]
+        assert listed == [p["description"] for p in problems], listed
+        assert "No allergies in the record." in tile_of(t, "problems-allergies").text
+        vaccines = module_of(api, "immunizations")["tile"]["vaccines"]
+        assert len(t.find_all('[data-list="vaccines"] > li')) == len(vaccines)
+        assert "Nothing posted yet" in tile_of(t, "feelings").text
+        # Every control has a name, the reading forms' fields too.
+        for details in t.find_all("#tiles .add-reading"):
+            t.click(t.find("summary", details))
+        unnamed = unnamed_controls(t)
+        assert not unnamed, f"controls without a name: {unnamed}"
+        for details in t.find_all("#tiles .add-reading"):
+            t.click(t.find("summary", details))
+
+        def shoot(look):
+            t.js("window.scrollTo(0, 0)")
+            t.screenshot(f"summary-estrella-{look}", full=False)
+            t.screenshot(f"summary-estrella-{look}-full", full=True)
+        each_look(t, shoot)
+
+        # The timeline's views are one click away, and the Summary one click back.
+        before = t.renders()
+        t.click(t.find('.view-button[data-view="year"]'))
+        t.wait_rendered("#/year", "Estrella Daugherty", after=before)
+        assert t.find("#timeline-layout").is_displayed() and not t.find("#summary-view").is_displayed()
+        assert t.find("#stepper").is_displayed()
+        t.click(t.find('.view-button[data-view="summary"]'))
+        t.wait_rendered("#/summary", "Estrella Daugherty")
+        assert t.find("#summary-view").is_displayed() and tile_order(t) == [m["id"] for m in api["modules"]]
+
+        # A module the app does not know: its name, its message and its data, all as text.
+        script = t.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FUTURE_SUMMARY.replace("MODULE", json.dumps(FUTURE_MODULE))})
+        t.open("#/summary", "Estrella Daugherty")
+        assert tile_order(t)[-1] == "sleep-log", tile_order(t)
+        future = tile_of(t, "sleep-log")
+        assert t.find("h3", future).text == "Sleep <b>log</b>"
+        assert tile_message(t, "sleep-log") == FUTURE_MODULE["message"]
+        body = t.find(".tile-body", future).text
+        for words in ("average hours", "6.5", "goal", "8", "nights", "7", "Nov 14, 2023"):
+            assert words in body, f"{words!r} in {body!r}"
+        assert not t.find_all("#tiles img, #tiles b"), "no element of the module's text"
+        assert t.js("return window.__pwned === undefined")
+        t.js("arguments[0].scrollIntoView({block: 'center'})", future)
+        t.screenshot("summary-future-module-desktop-light", full=False)
+    finally:
+        if script:
+            t.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        for patient in t.daemon.api("/patients.json")["patients"]:
+            if patient["id"] not in known:
+                t.daemon.request("DELETE", f"/patients/{patient['id']}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+def add_reading(t, module_id, values, choose=None):
+    """Opens the tile's "Add a reading", fills it (name → value; select fields by value) and submits it."""
+    tile = tile_of(t, module_id)
+    details = t.find(".add-reading", tile)
+    if details.get_attribute("open") is None:
+        t.click(t.find("summary", details))
+    if choose:
+        t.click([label for label in t.find_all(".kind-choice .choice", details) if label.text == choose][0])
+    for name, value in values.items():
+        field = t.find(f'[name="{name}"]', details)
+        assert field.is_displayed(), f"the {name} field is shown"
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    t.click(t.find('button[type="submit"]', details))
+    return details
+
+
+def test_blood_pressure_reading_added_from_its_tile(t):
+    """185/100 added in Henry's blood-pressure tile: the tile's latest value, category (severe) and message
+    (contact a clinician) change to what summary.json says, marked as his own; a reading with the diastolic
+    above the systolic is refused with the daemon's message and changes nothing. The Day view then charts
+    the reading as his own (a diamond, said in the chart's text) and lists it; its details change its note
+    (PUT) and delete it after a confirmation (DELETE). The weight tile takes a weight or a height."""
+    t.open("#/summary")  # signed in: the store is unlocked
+    remove_readings(t, t.henry)
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    t.allowed_console = ["/readings - Failed to load resource: the server responded with a status of 400"]
+    try:
+        t.open("#/summary", t.henry)
+        before = summary_api(t, t.henry)
+        old = module_of(before, "blood-pressure")
+        assert old["accepts"] == ["blood_pressure"], old["accepts"]
+        tile = tile_of(t, "blood-pressure")
+        details = t.find(".add-reading", tile)
+        assert t.find("summary", details).text.startswith("Add a reading")
+        t.click(t.find("summary", details))
+        for name in ("systolic", "diastolic", "date", "note"):
+            field = t.find(f'[name="{name}"]', details)
+            assert field.is_displayed() and t.find(f'label[for="{field.get_attribute("id")}"]', details).text, f"{name} is shown and labelled"
+        assert t.find('[name="date"]', details).get_attribute("value") == time.strftime("%Y-%m-%d", time.gmtime()), "the day defaults to today"
+
+        # Refused: the diastolic above the systolic. The daemon's message, and nothing stored.
+        renders = t.renders()
+        add_reading(t, "blood-pressure", {"systolic": "120", "diastolic": "130"})
+        error = wait_until(lambda: t.find(".form-error", tile_of(t, "blood-pressure")).text, message="the daemon's refusal")
+        assert error == "Not saved: The diastolic pressure must be below the systolic.", error
+        assert t.daemon.api(f"/patients/{t.henry}/readings.json")["readings"] == []
+        assert t.renders() == renders and tile_message(t, "blood-pressure") == old["message"], "the tile is unchanged"
+        t.js("arguments[0].scrollIntoView({block: 'center'})", tile_of(t, "blood-pressure"))
+        t.screenshot("summary-reading-refused-desktop-light", full=False)
+
+        # 185/100: severe, and the message says to contact a clinician.
+        add_reading(t, "blood-pressure", {"systolic": "185", "diastolic": "100", "note": "after climbing stairs"})
+        t.wait_rendered("#/summary", t.henry, after=renders)
+        stored = t.daemon.api(f"/patients/{t.henry}/readings.json")["readings"]
+        assert [(r["kind"], r["systolic"], r["diastolic"], r["note"]) for r in stored] == [("blood_pressure", 185, 100, "after climbing stairs")], stored
+        api = module_of(summary_api(t, t.henry), "blood-pressure")
+        assert api["tile"]["category"] == "severe" and api["tile"]["latest"]["self_reported"] is True, api["tile"]
+        tile = tile_of(t, "blood-pressure")
+        latest = t.find('.tile-latest[data-field="latest"]', tile)
+        assert t.find(".tile-value", latest).text == "185/100", latest.text
+        badge = t.find(".badge.category", latest)
+        assert badge.get_attribute("data-category") == "severe" and badge.text.startswith("Severe"), badge.text
+        assert t.find(".you-tag", latest).get_attribute("textContent") == "you(your own reading, self-reported)", "marked as his own, in words too"
+        message = tile_message(t, "blood-pressure")
+        assert message == api["message"] and message != old["message"], message
+        assert "contact a clinician" in message, message
+        saved = t.find(".tile-status", tile)
+        assert saved.text == "Saved your reading: blood pressure 185/100 mmHg.", saved.text
+        assert t.driver.switch_to.active_element == saved, "the keyboard lands on what was said"
+        mine = t.find_all(".tile-chart .chart-dot.mine", tile)
+        assert len(mine) == 2, "his reading is a diamond on both lines"
+        assert "(your own reading)" in t.find("title", mine[0]).get_attribute("textContent")
+        assert "1 of them is your own reading" in t.find(".tile-chart svg", tile).get_attribute("aria-label")
+        t.js("arguments[0].scrollIntoView({block: 'center'})", tile)
+        t.screenshot("summary-reading-added-desktop-light", full=False)
+
+        # The weight tile takes a weight or a height: the person picks which (here a weight in pounds).
+        weight = tile_of(t, "weight-bmi")
+        t.click(t.find(".add-reading > summary", weight))
+        assert t.find('[name="weight-value"]', weight).is_displayed() and not t.find('[name="height-value"]', weight).is_displayed()
+        assert [o.get_attribute("value") for o in Select(t.find('[name="weight-unit"]', weight)).options] == ["kg", "lb"]
+        t.click([label for label in t.find_all(".kind-choice .choice", weight) if label.text == "Height"][0])
+        assert t.find('[name="height-value"]', weight).is_displayed() and not t.find('[name="weight-value"]', weight).is_displayed()
+        assert [o.get_attribute("value") for o in Select(t.find('[name="height-unit"]', weight)).options] == ["cm", "in"]
+        renders = t.renders()
+        add_reading(t, "weight-bmi", {"weight-value": "176", "weight-unit": "lb"}, choose="Weight")
+        t.wait_rendered("#/summary", t.henry, after=renders)
+        weights = [r for r in t.daemon.api(f"/patients/{t.henry}/readings.json")["readings"] if r["kind"] == "weight"]
+        assert [(r["value"], r["unit"]) for r in weights] == [(176, "lb")], weights
+        api = module_of(summary_api(t, t.henry), "weight-bmi")
+        assert t.find('[data-field="weight"] .tile-value', tile_of(t, "weight-bmi")).text == f"{api['tile']['latest']['weight']:g} kg"
+        assert tile_message(t, "weight-bmi") == api["message"]
+
+        # The Day view: the reading charted as his own and listed under the charts.
+        renders = t.renders()
+        t.click(t.find('.view-button[data-view="day"]'))
+        t.wait_rendered("#/day", t.henry, after=renders)
+        chart = t.find('#vitals .chart[data-title="Blood pressure"]')
+        assert t.find(".latest .value", chart).text == "185/100"
+        diamonds = t.find_all(".chart-dot.mine", chart)
+        assert len(diamonds) == 2 and all("(your own reading)" in t.find("title", d).get_attribute("textContent") for d in diamonds)
+        assert "It is your own reading." in t.find("svg", chart).get_attribute("aria-label"), t.find("svg", chart).get_attribute("aria-label")
+        assert "your own reading" in t.find(".legend", chart).text
+        reading_id = stored[0]["id"]
+        row = t.find(f'#own-readings .reading-row[data-id="{reading_id}"]')
+        assert "Blood pressure" in row.text and "185/100 mmHg" in row.text and t.find_all(".you-tag", row), row.text
+        t.js("document.getElementById('vitals-heading').scrollIntoView()")
+        t.screenshot("day-own-reading-desktop-light", full=False)
+
+        # Its details: Edit (the note) and Delete (after a confirmation).
+        t.click(row)
+        wait_until(lambda: t.find("#details").is_displayed() and t.text("#details-title") == "Blood pressure", message="the reading's details")
+        body = t.text("#details-body")
+        assert "Your own reading (self-reported)" in body and "185/100 mmHg" in body and "after climbing stairs" in body, body
+        t.click(t.find('#details [data-action="edit"]'))
+        note = t.find("#reading-edit-note")
+        assert note.get_attribute("value") == "after climbing stairs" and t.find("#reading-edit-systolic").get_attribute("value") == "185"
+        note.clear()
+        note.send_keys("after climbing two flights of stairs")
+        t.click(t.find('#details .reading-form button[type="submit"]'))
+        wait_until(lambda: "Saved at" in t.text("#details-body"), message="the change saved")
+        changed = t.daemon.api(f"/readings/{reading_id}")["reading"]
+        assert changed["note"] == "after climbing two flights of stairs" and changed["date"] == stored[0]["date"], changed
+        assert changed["systolic"] == 185 and changed["diastolic"] == 100, changed
+        delete = t.find('#details [data-action="delete"]')
+        t.click(delete)
+        confirm = t.find("#reading-confirm")
+        wait_until(confirm.is_displayed, message="the confirmation")
+        assert "Delete your reading of 185/100 mmHg" in confirm.text and "cannot be undone" in confirm.text, confirm.text
+        assert t.driver.switch_to.active_element.text == "Cancel", "Cancel has the focus, not Delete"
+        t.screenshot("day-own-reading-delete-desktop-light", full=False)
+        t.click(t.find('[data-action="cancel"]', confirm))
+        assert not confirm.is_displayed() and t.daemon.request("GET", f"/readings/{reading_id}")[0] == 200, "Cancel deleted nothing"
+        renders = t.renders()
+        t.click(delete)
+        t.click(t.find('[data-action="confirm-delete"]', confirm))
+        wait_until(lambda: not t.find("#details").is_displayed(), message="the details to close")
+        t.wait_rendered("#/day", t.henry, after=renders)
+        assert t.daemon.request("GET", f"/readings/{reading_id}")[0] == 404
+        assert not t.find_all(f'#own-readings .reading-row[data-id="{reading_id}"]')
+        assert t.driver.switch_to.active_element.tag_name != "body", "the keyboard is not lost"
+
+        # Back on the Summary: the latest is the record's again.
+        t.click(t.find('.view-button[data-view="summary"]'))
+        t.wait_rendered("#/summary", t.henry)
+        assert tile_message(t, "blood-pressure") == old["message"]
+    finally:
+        remove_readings(t, t.henry)
+
+
+def open_choose_tiles(t):
+    button = t.find("#choose-tiles")
+    t.js("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    dialog = t.find("#modules")
+    wait_until(dialog.is_displayed, message="Choose tiles")
+    wait_until(lambda: t.find_all("#modules-list .module-row") and t.find("#modules-list").get_attribute("aria-busy") == "false",
+               message="the modules")
+    return dialog
+
+
+def module_rows(t):
+    return [(row.get_attribute("data-module"), t.find('input[type="checkbox"]', row).is_selected()) for row in t.find_all("#modules-list .module-row")]
+
+
+def test_modules_reordered_and_hidden(t):
+    """Choose tiles lists every module with a checkbox and Move up / Move down (labelled, reached and pressed
+    from the keyboard): one hidden and another moved up, Save shows the summary in the new order (and GET
+    /patients/{id}/modules agrees, also after a reload); Back to defaults restores the daemon's order."""
+    t.open("#/summary")  # signed in: the store is unlocked
+    t.daemon.request("PUT", f"/patients/{t.henry}/modules", {"modules": None})
+    t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    try:
+        t.open("#/summary", t.henry)
+        data = t.daemon.api(f"/patients/{t.henry}/modules")
+        defaults = data["modules"]
+        assert data["chosen"] is False and tile_order(t) == defaults, (tile_order(t), defaults)
+        assert {m["id"] for m in data["available"]} == set(defaults), "every module shown by default"
+        dialog = open_choose_tiles(t)
+        assert t.driver.switch_to.active_element.get_attribute("aria-label") == "Close Choose tiles", "the focus is in the panel"
+        assert module_rows(t) == [(m, True) for m in defaults], module_rows(t)
+        for module in data["available"]:
+            row = t.find(f'#modules-list .module-row[data-module="{module["id"]}"]')
+            box = t.find('input[type="checkbox"]', row)
+            assert t.find(f'label[for="{box.get_attribute("id")}"]', row).text.startswith(module["name"]), "each checkbox named by its module"
+            assert module["description"] in row.text
+            for action, words in (("up", "Move up"), ("down", "Move down")):
+                button = t.find(f'[data-action="{action}"]', row)
+                assert button.get_attribute("textContent").endswith(f"{words} {module['name']}"), button.get_attribute("textContent")
+        first = t.find_all("#modules-list .module-row")[0]
+        assert t.find('[data-action="up"]', first).get_attribute("disabled") is not None, "the first cannot move up"
+
+        # Hide cholesterol (the keyboard's space on its checkbox); move blood pressure up (Enter on its button).
+        hidden, moved = "cholesterol", "blood-pressure"
+        box = t.find(f'#modules-list .module-row[data-module="{hidden}"] input[type="checkbox"]')
+        t.js("arguments[0].focus()", box)
+        box.send_keys(Keys.SPACE)
+        assert (hidden, False) in module_rows(t), module_rows(t)
+        up = t.find(f'#modules-list .module-row[data-module="{moved}"] [data-action="up"]')
+        t.js("arguments[0].focus()", up)
+        up.send_keys(Keys.ENTER)
+        focused = t.driver.switch_to.active_element
+        assert focused.get_attribute("data-action") == "up" and t.js("return arguments[0].closest('.module-row').dataset.module", focused) == moved, \
+            "the keyboard stays on the button moved"
+        place = defaults.index(moved)
+        assert t.text("#modules-status") == f"Blood pressure moved up, to place {place} of {len(defaults)}.", t.text("#modules-status")
+        expected = list(defaults)
+        expected.insert(place - 1, expected.pop(place))
+        assert [m for m, _ in module_rows(t)] == expected, module_rows(t)
+        t.screenshot("modules-panel-desktop-light", full=False)
+        shown = [m for m in expected if m != hidden]
+        renders = t.renders()
+        t.click(t.find("#modules-save"))
+        wait_until(lambda: not dialog.is_displayed(), message="the panel to close")
+        t.wait_rendered("#/summary", t.henry, after=renders)
+        assert tile_order(t) == shown, (tile_order(t), shown)
+        assert t.text("#status") == f"Saved: the summary shows {len(shown)} tiles in the order chosen.", t.text("#status")
+        assert t.driver.switch_to.active_element.get_attribute("id") == "choose-tiles", "the focus returns to Choose tiles"
+        data = t.daemon.api(f"/patients/{t.henry}/modules")
+        assert data["modules"] == shown and data["chosen"] is True, data
+        assert [m["id"] for m in summary_api(t, t.henry)["modules"]] == shown
+        t.screenshot("modules-saved-desktop-light", full=False)
+        # After a reload too; the panel lists the hidden one last, unticked.
+        t.open("#/summary", t.henry)
+        assert tile_order(t) == shown
+        dialog = open_choose_tiles(t)
+        assert module_rows(t) == [(m, True) for m in shown] + [(hidden, False)], module_rows(t)
+        try:
+            t.browser.viewport(390, 844)
+            time.sleep(0.3)
+            width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", dialog)
+            assert width[0] <= width[1] + 1, f"Choose tiles scrolls sideways on a phone: {width}"
+            t.screenshot("modules-panel-phone-light", full=False)
+        finally:
+            t.browser.viewport(1280, 900)
+
+        # Back to defaults: the daemon's tiles in its order.
+        renders = t.renders()
+        t.click(t.find("#modules-defaults"))
+        wait_until(lambda: not dialog.is_displayed(), message="the panel to close")
+        t.wait_rendered("#/summary", t.henry, after=renders)
+        assert tile_order(t) == defaults, tile_order(t)
+        assert t.text("#status") == "The summary shows the default tiles again."
+        data = t.daemon.api(f"/patients/{t.henry}/modules")
+        assert data["modules"] == defaults and data["chosen"] is False, data
+    finally:
+        t.daemon.request("PUT", f"/patients/{t.henry}/modules", {"modules": None})
+
+
+def poppler_tools(t):
+    """pdftoppm and pdftotext (Debian's poppler-utils), installed with apt-get when missing and run as root."""
+    if shutil.which("pdftoppm") and shutil.which("pdftotext"):
+        return
+    if os.geteuid() != 0:
+        raise Skip("pdftoppm and pdftotext are missing (Debian's poppler-utils): install them with apt-get install poppler-utils")
+    result = subprocess.run(["apt-get", "install", "-y", "-q", "poppler-utils"], capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    if result.returncode != 0 or not shutil.which("pdftoppm"):
+        raise Skip(f"could not install poppler-utils with apt-get: {result.stderr.strip()[-300:]}")
+
+
+def print_to_pdf(t, name, width, height):
+    """The page printed to PDF by Chromium (print media), its pages as PNGs at 60 dpi; (text, [png paths])."""
+    pdf = t.driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": width, "paperHeight": height, "printBackground": False})
+    path = t.shots / f"{name}.pdf"
+    path.write_bytes(base64.b64decode(pdf["data"]))
+    for old in t.shots.glob(f"{name}-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-png", "-r", "60", str(path), str(t.shots / name)], check=True, timeout=60)
+    # In reading order (not -layout, which puts a wrapped cell's lines between the other columns' words).
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True, timeout=60).stdout
+    return text, sorted(t.shots.glob(f"{name}-*.png"))
+
+
+def test_summary_printed_to_pdf(t):
+    """Print for a doctor: the button calls window.print(); printed (Chromium's Page.printToPDF, A4 and
+    Letter) the summary of Eve Betterhalf (HL7's CCD, with her own dose and directions on a medication)
+    is one or two pages holding her name, birth date and age, the day printed, a problem, her medications
+    with her own dose and directions, her allergies with reaction and severity, her blood pressure with its
+    category and her vaccines, and none of the app's buttons, forms or navigation. On paper it is black
+    on white, even in dark mode."""
+    poppler_tools(t)
+    path = ccda_sample(CCD)
+    t.open("#/summary")  # signed in: the store is unlocked
+    known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
+    try:
+        eve = [p["id"] for p in upload_file(t, path)["patients"] if p.get("id")][0]
+        api = summary_api(t, eve)
+        atenolol = [m for m in module_of(api, "medications")["tile"]["active"] if m["description"].startswith("atenolol")][0]
+        status, _ = t.daemon.request("PUT", f"/patients/{eve}/entries/{atenolol['id']}/annotation",
+                                     {"note": "Takes it with breakfast", "medication": {"dose": "half a tablet", "directions": "every 12 hours, with food"}})
+        assert status == 200, status
+        api = summary_api(t, eve)
+        t.daemon.request("POST", "/patients/current", {"id": eve})
+        t.open("#/summary", "Eve Betterhalf")
+        tile = tile_of(t, "medications")
+        assert "dose half a tablet" in tile.text and "Takes it with breakfast" in tile.text, tile.text
+
+        # The button prints (window.print, counted here in place of the browser's print dialog).
+        t.js("window.__printed = 0; window.print = () => { window.__printed += 1; };")
+        button = t.find("#print-summary")
+        assert button.text == "Print for a doctor"
+        t.click(button)
+        assert t.js("return window.__printed") == 1, "Print for a doctor calls window.print()"
+
+        # Print media, dark or not: black on white, the sheet shown, the app's controls gone.
+        t.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        looks = t.js("""const c = (sel, p) => { const e = document.querySelector(sel); return e ? getComputedStyle(e)[p] : null; };
+            return {ink: c('#print-sheet h1', 'color'), paper: c('body', 'backgroundColor'), sheet: c('#print-sheet', 'display'),
+                    tiles: c('#tiles', 'display'), topbar: c('.topbar', 'display'), controls: c('.window-controls', 'display')};""")
+        assert looks == {"ink": "rgb(0, 0, 0)", "paper": "rgb(255, 255, 255)", "sheet": "block", "tiles": "none", "topbar": "none", "controls": "none"}, looks
+        t.browser.viewport(1280, 900)
+
+        birth = api["patient"]["birthdate"]
+        today = time.strftime("%b %-d, %Y", time.localtime())
+        expected = ["Eve Betterhalf", f"Born {time.strftime('%b %-d, %Y', time.gmtime(birth))}", f"{int(api['patient']['age'])} years", "Female",
+                    f"Printed {today}", "Angina", "Chest pain", "atenolol 25 MG Oral Tablet", "half a tablet", "every 12 hours, with food",
+                    "Takes it with breakfast", "albuterol", "Penicillin", "Nausea", "Mild", "codeine", "Wheezing", "Moderate",
+                    "132/88 mmHg", "Stage 1 hypertension", "86 kg", "27.5", "Overweight", "hepatitis B vaccine", "Aug 1, 2013"]
+        for paper, (width, height) in {"a4": (8.27, 11.69), "letter": (8.5, 11)}.items():
+            text, pages = print_to_pdf(t, f"summary-print-eve-{paper}", width, height)
+            flat = " ".join(text.split())
+            assert 1 <= len(pages) <= 2, f"{paper}: {len(pages)} pages"
+            for words in expected:
+                assert words in flat, f"{paper}: {words!r} on paper: {flat[:2000]}"
+            for words in ["Add a reading", "Print for a doctor", "Choose tiles", "Save reading", "Sign out", "Download record",
+                          "Day Week Month", "Search this record", "Add records"]:
+                assert words not in flat, f"{paper}: {words!r} (the app's controls) on paper"
+            # Each page has more than a header: the last page holds at least one of the sections.
+            last = " ".join(subprocess.run(["pdftotext", "-f", str(len(pages)), "-l", str(len(pages)), str(t.shots / f"summary-print-eve-{paper}.pdf"), "-"],
+                                           capture_output=True, text=True, check=True).stdout.split())
+            assert len(last) > 200, f"{paper}: the last page is almost empty: {last!r}"
+        print(f"  printed: A4 and Letter, pages in {t.shots}/summary-print-eve-*.png")
+    finally:
+        t.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+        t.browser.viewport(1280, 900)
+        for patient in t.daemon.api("/patients.json")["patients"]:
+            if patient["id"] not in known:
+                t.daemon.request("DELETE", f"/patients/{patient['id']}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
 # ---- Backups & activity: the daemon's backups (the harness gives it a folder) and the audit trail ----
 
 # A token whose name is markup: the trail names it (who created it, who used it), as text.
@@ -2256,6 +2810,10 @@ TESTS = [
     test_people_names_relationships_and_order,
     test_link_two_records_of_one_person,
     test_remove_a_person_after_confirming,
+    test_summary_of_a_sample_patient,
+    test_blood_pressure_reading_added_from_its_tile,
+    test_modules_reordered_and_hidden,
+    test_summary_printed_to_pdf,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,

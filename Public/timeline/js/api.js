@@ -98,6 +98,18 @@ export const api = {
   link: (patient, other) => request('POST', `${patientPath(patient)}/links`, { body: { patient: other } }),
   unlink: (patient, other) => request('DELETE', `${patientPath(patient)}/links/${encodeURIComponent(other)}`),
 
+  // The summary: the person and one tile per module shown, in the person's order (GET), and which
+  // modules are shown, in what order ({modules: [ids]}; null: the defaults).
+  summary: (patient) => request('GET', `${patientPath(patient)}/summary.json`),
+  modules: (patient) => request('GET', `${patientPath(patient)}/modules`),
+  saveModules: (patient, modules) => request('PUT', `${patientPath(patient)}/modules`, { body: { modules } }),
+
+  // The person's own readings (blood pressure, weight, height, glucose, pulse): {kind, systolic, diastolic}
+  // or {kind, value, unit, context}, with an optional date and note. 400 bad_reading says what is wrong.
+  addReading: (patient, reading) => request('POST', `${patientPath(patient)}/readings`, { body: reading }),
+  updateReading: (id, reading) => request('PUT', `/readings/${encodeURIComponent(id)}`, { body: reading }),
+  deleteReading: (id) => request('DELETE', `/readings/${encodeURIComponent(id)}`),
+
   // The daemon's backups: whether it takes them, the schedule, the last attempt, the files; one now
   // (201 with the attempt, 500 with ok false and its error, 409 no_backup_dir when it takes none).
   backups: ({ background } = {}) => request('GET', '/backups.json', { background }),

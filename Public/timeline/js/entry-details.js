@@ -1,6 +1,7 @@
 // The details dialog: one entry (description, dates, status, value and units, codes), a group of
 // entries behind a cluster mark, or one of the user's posts (with delete). A record entry has
-// "Your note" (a note, not mine / wrong, a medication's details). A native <dialog>: focus moves
+// "Your note" (a note, not mine / wrong, a medication's details); a reading of the person's own (a
+// self-reported vital sign) has Edit and Delete. A native <dialog>: focus moves
 // into it, Escape closes it, and focus returns to the mark that opened it (or, when the timeline
 // was redrawn behind it, to the same entry's new mark).
 
@@ -9,6 +10,7 @@ import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './
 import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES } from './lane-layout.js';
 import { describePost } from './posts.js';
 import { annotationSection, annotationTags, isStruck } from './annotations.js';
+import { kindName, readingDetails } from './readings.js';
 
 const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : type === 'vital_sign' ? VITAL_LANE : { type, name: type, one: type });
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -17,13 +19,16 @@ export class EntryDetails {
   /**
    * onDeletePost(post) returns a promise. annotations: {save(entry, body), remove(entry)} (promises;
    * save gives the stored annotation) and onChange() (redraws the timeline behind the dialog).
+   * readings: {save(reading, body), remove(reading)} (promises; save gives the stored reading) and
+   * onChange() (redraws the timeline behind).
    */
-  constructor(dialog, { onDeletePost, annotations }) {
+  constructor(dialog, { onDeletePost, annotations, readings }) {
     this.dialog = dialog;
     this.title = dialog.querySelector('#details-title');
     this.body = dialog.querySelector('#details-body');
     this.onDeletePost = onDeletePost;
     this.annotations = annotations;
+    this.readings = readings;
     this.trigger = null;
     this.entryId = null;
     dialog.addEventListener('click', (event) => {
@@ -41,6 +46,10 @@ export class EntryDetails {
   redrawnTrigger() {
     if (!this.trigger || !this.entryId) return null;
     const id = CSS.escape(this.entryId);
+    // A reading of yours: its row in the list under the charts, else (deleted) the charts' heading.
+    if (this.trigger.classList.contains('reading-row') || this.trigger.classList.contains('chart')) {
+      return document.querySelector(`#own-readings .reading-row[data-id="${id}"]`) || document.getElementById('vitals-heading');
+    }
     const inList = this.trigger.classList.contains('entry-row');
     const found = document.querySelector(inList ? `#entry-lists .entry-row[data-id="${id}"]` : `#timeline .mark[data-id="${id}"]`)
       || document.querySelector(`#timeline .mark[data-id="${id}"], #entry-lists .entry-row[data-id="${id}"]`);
@@ -118,6 +127,23 @@ export class EntryDetails {
     }
 
     this.entryId = entry.id;
+    if (item.reading && this.readings) {
+      // A reading of the person's own: what it holds, Edit and Delete.
+      const reading = item.reading;
+      this.title.textContent = kindName(reading.kind);
+      body.append(kind(lane, 'Your own reading (self-reported)'),
+        readingDetails(reading, {
+          save: (data) => this.readings.save(reading, data),
+          remove: () => this.readings.remove(reading),
+          onSaved: () => this.readings.onChange(),
+          // Drawn again first: the focus then goes to what stands where the reading was.
+          onRemoved: async () => { await this.readings.onChange(); this.close(); },
+        }));
+      if (item.chart) {
+        body.append(h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button quiet', onclick: () => this.close() }, `Show the “${item.chart}” chart`)));
+      }
+      return;
+    }
     this.title.textContent = entry.description || capital(lane.one);
     body.append(kind(lane, capital(lane.one)));
     // A vital sign reading (item.chart: the chart it is drawn in) is a value and a date; notes are for lane entries.

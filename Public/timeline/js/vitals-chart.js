@@ -1,9 +1,12 @@
 // Small charts drawn by the app in SVG: one per vital sign (systolic and diastolic together) and per
 // lab test with several numeric results. Readable without hovering: the latest value, its date,
-// the lowest and highest values and the first and last dates are written out.
+// the lowest and highest values and the first and last dates are written out. The person's own
+// (self-reported) readings are drawn as diamonds, named so in each point's title and in the chart's
+// text alternative. The Summary's tiles draw the same charts without their heading (`bare`), and
+// sparklines for the levels of How you feel.
 
 import { h, s, clear, debounce } from './dom.js';
-import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
+import { formatDate, formatDateTime, formatNumber, formatTime, prettyUnit, plural } from './format.js';
 
 const HEIGHT = 84;
 const PAD = { top: 10, right: 44, bottom: 20, left: 6 };
@@ -17,12 +20,12 @@ export function vitalCharts(vitals) {
   const charts = [];
   for (const vital of vitals) {
     if (vital === systolic || vital === diastolic) continue;
-    charts.push({ title: vital.description, unit: vital.units, series: [{ name: vital.description, values: vital.values, dates: vital.dates }] });
+    charts.push({ title: vital.description, unit: vital.units, series: [{ name: vital.description, values: vital.values, dates: vital.dates, mine: vital.self_reported }] });
   }
   if (systolic || diastolic) {
     const series = [];
-    if (systolic) series.push({ name: 'Systolic', values: systolic.values, dates: systolic.dates });
-    if (diastolic) series.push({ name: 'Diastolic', values: diastolic.values, dates: diastolic.dates, second: true });
+    if (systolic) series.push({ name: 'Systolic', values: systolic.values, dates: systolic.dates, mine: systolic.self_reported });
+    if (diastolic) series.push({ name: 'Diastolic', values: diastolic.values, dates: diastolic.dates, mine: diastolic.self_reported, second: true });
     charts.push({ title: 'Blood pressure', unit: (systolic || diastolic).units, series, pressure: true });
   }
   return charts;
@@ -75,9 +78,15 @@ export class ChartGrid {
     this.root = root;
     this.specs = [];
     this.width = 0;
-    new ResizeObserver(debounce(() => {
+    this.observer = new ResizeObserver(debounce(() => {
       if (Math.abs(this.root.clientWidth - this.width) > 8) this.draw();
-    }, 120)).observe(root);
+    }, 120));
+    this.observer.observe(root);
+  }
+
+  /** Stops following the root's width (a grid whose root is drawn again from scratch). */
+  disconnect() {
+    this.observer.disconnect();
   }
 
   render(specs, emptyText) {
@@ -94,7 +103,7 @@ export class ChartGrid {
       return;
     }
     for (const spec of this.specs) {
-      const card = h('figure', { class: ['chart', spec.levels && 'levels'], 'data-title': spec.title });
+      const card = h('figure', { class: ['chart', spec.levels && 'levels', spec.bare && 'bare'], 'data-title': spec.title });
       root.append(card);
       fillChart(card, spec);
     }
@@ -119,14 +128,19 @@ function fillChart(card, spec) {
   // Readings within two days of each other are told apart by their time.
   const when = Math.max(...allDates) - Math.min(...allDates) < 2 * 86400 && allDates.length > 1 ? formatDateTime : formatDate;
   const count = Math.max(...spec.series.map((sr) => sr.values.length));
+  // Readings of the person's own (self-reported), counted once for a pair drawn as two series.
+  const mineCount = Math.max(0, ...spec.series.map((sr) => (sr.mine || []).filter(Boolean).length));
 
-  card.append(
-    h('h3', null, spec.title),
-    h('div', { class: 'latest' },
-      h('span', { class: 'value' }, latestText),
-      unit ? h('span', { class: 'unit' }, unit) : null,
-      h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${when(latestDate)}`)),
-  );
+  // A bare chart (in a Summary tile) has the tile's heading and latest value above it.
+  if (!spec.bare) {
+    card.append(
+      h('h3', null, spec.title),
+      h('div', { class: 'latest' },
+        h('span', { class: 'value' }, latestText),
+        unit ? h('span', { class: 'unit' }, unit) : null,
+        h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${when(latestDate)}`)),
+    );
+  }
 
   const width = Math.max(180, card.clientWidth - 26);
   const all = spec.series.flatMap((sr) => sr.values);
@@ -148,7 +162,10 @@ function fillChart(card, spec) {
     const range = min === max ? `${formatNumber(min)}` : `between ${formatNumber(min)} and ${formatNumber(max)}`;
     return `${spec.series.length > 1 ? sr.name + ' ' : ''}${range}`;
   }).join('; ');
-  const label = `${spec.title}: ${plural(count, 'reading')} from ${formatDate(t0)} to ${formatDate(t1)}, ${summary}${unit ? ' ' + unit : ''}. Latest ${latestText}${unit ? ' ' + unit : ''} on ${formatDate(latestDate)}.`;
+  let mineText = '';
+  if (mineCount && mineCount === count) mineText = count === 1 ? ' It is your own reading.' : ' All are your own readings.';
+  else if (mineCount) mineText = ` ${mineCount.toLocaleString()} of them ${mineCount === 1 ? 'is your own reading' : 'are your own readings'}.`;
+  const label = `${spec.title}: ${plural(count, 'reading')} from ${formatDate(t0)} to ${formatDate(t1)}, ${summary}${unit ? ' ' + unit : ''}. Latest ${latestText}${unit ? ' ' + unit : ''} on ${formatDate(latestDate)}.${mineText}`;
 
   const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
   // Guides at the lowest and highest values, labelled on the right.
@@ -162,7 +179,9 @@ function fillChart(card, spec) {
     s('text', { class: 'chart-text', x: PAD.left, y: HEIGHT - 4, text: when(t0) }),
   );
   if (t1 !== t0) {
-    svg.append(s('text', { class: 'chart-text', x: PAD.left + plotW, y: HEIGHT - 4, 'text-anchor': 'end', text: when(t1) }));
+    // Two times of one day: the last says only its time (both in full would overlap on a small chart).
+    const sameDay = when === formatDateTime && formatDate(t0) === formatDate(t1);
+    svg.append(s('text', { class: 'chart-text', x: PAD.left + plotW, y: HEIGHT - 4, 'text-anchor': 'end', text: sameDay ? formatTime(t1) : when(t1) }));
   }
   for (const series of spec.series) {
     const cls = series.tone === 2 ? 'third' : series.second || series.tone === 1 ? 'second' : '';
@@ -173,14 +192,47 @@ function fillChart(card, spec) {
     const many = series.values.length > 80;
     series.values.forEach((v, i) => {
       const last = i === series.values.length - 1;
-      if (many && !last) return;
-      svg.append(s('circle', { class: `chart-dot ${cls} ${last ? 'latest' : ''}`, cx: x(series.dates[i]), cy: y(v), r: last ? 4.5 : 2.8 },
-        s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}` })));
+      const mine = Boolean(series.mine?.[i]);
+      if (many && !last && !mine) return;
+      const title = s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}${mine ? ' (your own reading)' : ''}` });
+      const cx = x(series.dates[i]);
+      const cy = y(v);
+      if (mine) {
+        // Your own reading: a hollow diamond, told apart from the record's dots without colour.
+        const r = last ? 5.5 : 4.5;
+        svg.append(s('path', { class: `chart-dot mine ${cls} ${last ? 'latest' : ''}`, d: `M${cx.toFixed(1)} ${(cy - r).toFixed(1)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z` }, title));
+      } else {
+        svg.append(s('circle', { class: `chart-dot ${cls} ${last ? 'latest' : ''}`, cx, cy, r: last ? 4.5 : 2.8 }, title));
+      }
     });
   }
   card.append(svg);
-  if (spec.series.length > 1) {
+  if (spec.series.length > 1 || mineCount) {
     card.append(h('figcaption', { class: 'legend' },
-      ...spec.series.map((sr) => h('span', { class: sr.tone === 2 ? 'third' : sr.second || sr.tone === 1 ? 'second' : '' }, sr.name))));
+      ...(spec.series.length > 1 ? spec.series.map((sr) => h('span', { class: sr.tone === 2 ? 'third' : sr.second || sr.tone === 1 ? 'second' : '' }, sr.name)) : []),
+      mineCount ? h('span', { class: 'mine-key' }, 'your own reading') : null));
   }
+}
+
+/**
+ * A sparkline: a line of values over their dates, the latest as a dot, no axes (a trend at a glance).
+ * `label` is its text alternative; `range` [lo, hi] fixes the scale (0–10 for the levels).
+ */
+export function sparkline(values, dates, { label, range = null, width = 120, height = 30 } = {}) {
+  const svg = s('svg', { class: 'sparkline', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label });
+  if (!values.length) return svg;
+  const lo = range ? range[0] : Math.min(...values);
+  const hi = range ? range[1] : Math.max(...values);
+  const t0 = Math.min(...dates);
+  const t1 = Math.max(...dates);
+  const pad = 4;
+  const x = (t, i) => pad + (t1 === t0 ? (values.length > 1 ? (i / (values.length - 1)) : 0.5) : (t - t0) / (t1 - t0)) * (width - 2 * pad);
+  const y = (v) => pad + (1 - (hi === lo ? 0.5 : (v - lo) / (hi - lo))) * (height - 2 * pad);
+  svg.append(s('line', { class: 'chart-guide', x1: pad, x2: width - pad, y1: height - pad, y2: height - pad }));
+  if (values.length > 1) {
+    svg.append(s('polyline', { class: 'chart-line', points: values.map((v, i) => `${x(dates[i], i).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }));
+  }
+  const last = values.length - 1;
+  svg.append(s('circle', { class: 'chart-dot latest', cx: x(dates[last], last), cy: y(values[last]), r: 3.5 }));
+  return svg;
 }

@@ -1,22 +1,28 @@
-// The time window: which view, where it ends, stepping back and forward, the axis ticks.
-// The address keeps it (#/decade/2011-01-01), so reload, back and forward work.
+// The view and the time window: the Summary (the app opens on it) or a timeline view, where it ends,
+// stepping back and forward, the axis ticks. The address keeps it (#/summary, #/decade/2011-01-01), so
+// reload, back and forward work.
 
 import { dayString, formatTick } from './format.js';
 
-export const VIEWS = ['day', 'week', 'month', 'year', 'decade', 'all'];
-export const VIEW_NAMES = { day: 'Day', week: 'Week', month: 'Month', year: 'Year', decade: 'Decade', all: 'All' };
-export const DEFAULT_VIEW = 'year';
+/** The summary of tiles: not a time window (no end, no stepping). */
+export const SUMMARY = 'summary';
+export const VIEWS = [SUMMARY, 'day', 'week', 'month', 'year', 'decade', 'all'];
+export const VIEW_NAMES = { summary: 'Summary', day: 'Day', week: 'Week', month: 'Month', year: 'Year', decade: 'Decade', all: 'All' };
+export const DEFAULT_VIEW = SUMMARY;
 
-/** {view, end} from the address; end is 'YYYY-MM-DD' or null for now. */
+/** Whether a view is a window of the timeline (every view but the Summary). */
+export const isTimeline = (view) => view !== SUMMARY;
+
+/** {view, end} from the address; end is 'YYYY-MM-DD' or null for now (always null for the Summary and All). */
 export function parseHash(hash = location.hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   const view = VIEWS.includes(parts[0]) ? parts[0] : DEFAULT_VIEW;
-  const end = view !== 'all' && /^\d{4}-\d{2}-\d{2}$/.test(parts[1] || '') ? parts[1] : null;
+  const end = view !== 'all' && view !== SUMMARY && /^\d{4}-\d{2}-\d{2}$/.test(parts[1] || '') ? parts[1] : null;
   return { view, end };
 }
 
 export function buildHash({ view, end }) {
-  return end && view !== 'all' ? `#/${view}/${end}` : `#/${view}`;
+  return end && view !== 'all' && view !== SUMMARY ? `#/${view}/${end}` : `#/${view}`;
 }
 
 function parseDay(day) {
@@ -40,24 +46,24 @@ const today = () => dayString(new Date());
 
 /** The window before the one shown: it ends on the day the shown one starts. */
 export function earlier(state, startSeconds) {
-  if (state.view === 'all') return state;
+  if (state.view === 'all' || state.view === SUMMARY) return state;
   return { view: state.view, end: dayString(new Date(startSeconds * 1000)) };
 }
 
 /** The window after the one shown, or the one ending now when that is reached. */
 export function later(state) {
-  if (state.view === 'all' || !state.end) return state;
+  if (state.view === 'all' || state.view === SUMMARY || !state.end) return state;
   const next = dayString(addPeriod(parseDay(state.end), state.view, 1));
   return { view: state.view, end: next >= today() ? null : next };
 }
 
-export const canGoLater = (state) => state.view !== 'all' && state.end !== null;
-export const canGoEarlier = (state) => state.view !== 'all';
+export const canGoLater = (state) => state.view !== 'all' && state.view !== SUMMARY && state.end !== null;
+export const canGoEarlier = (state) => state.view !== 'all' && state.view !== SUMMARY;
 
-/** A window of `view` that ends on the day of `seconds` (to jump to an entry). */
+/** A window of `view` that ends on the day of `seconds` (to jump to an entry); from All or the Summary, a year. */
 export function endingAt(view, seconds) {
   const day = dayString(new Date(seconds * 1000));
-  return { view: view === 'all' ? 'year' : view, end: day >= today() ? null : day };
+  return { view: view === 'all' || view === SUMMARY ? 'year' : view, end: day >= today() ? null : day };
 }
 
 const HOUR = 3600, DAY = 86400;

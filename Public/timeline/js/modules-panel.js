@@ -1,0 +1,151 @@
+// Choose tiles: which of the daemon's modules the Summary shows for the person shown, and in what order
+// (GET and PUT /patients/{id}/modules). Every available module is listed with a checkbox (shown or not)
+// and Move up / Move down; Save stores the shown ones in the order listed, Back to defaults stores null
+// (the daemon's own choice and order). Names and descriptions come from the daemon: text only.
+
+import { h, clear } from './dom.js';
+import { plural } from './format.js';
+
+export class ModulesPanel {
+  /**
+   * dialog: the <dialog> of index.html. api: modules(id), saveModules(id, ids|null). personId(): the
+   * person whose summary it is; personName(): their name. onSaved(message) redraws the summary and says
+   * what changed (a promise).
+   */
+  constructor(dialog, { api, personId, personName, onSaved }) {
+    this.dialog = dialog;
+    this.api = api;
+    this.personId = personId;
+    this.personName = personName;
+    this.onSaved = onSaved;
+    this.list = dialog.querySelector('#modules-list');
+    this.intro = dialog.querySelector('#modules-intro');
+    this.status = dialog.querySelector('#modules-status');
+    this.save = dialog.querySelector('#modules-save');
+    this.defaults = dialog.querySelector('#modules-defaults');
+    this.items = []; // [{id, name, description, shown}] in the order listed
+    this.chosen = false; // whether the person chose (false: the daemon's defaults)
+    this.patient = null;
+    this.seq = 0;
+    this.trigger = null;
+    this.save.addEventListener('click', () => this.store(this.items.filter((item) => item.shown).map((item) => item.id)));
+    this.defaults.addEventListener('click', () => this.store(null));
+    dialog.addEventListener('click', (event) => {
+      if (event.target.closest('[data-close]')) this.close();
+      else if (event.target === dialog) this.close(); // a click on the backdrop
+    });
+    dialog.addEventListener('close', () => {
+      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
+      (shown ? this.trigger : document.getElementById('summary-heading'))?.focus();
+      this.trigger = null;
+    });
+  }
+
+  async open(trigger) {
+    this.trigger = trigger || document.activeElement;
+    this.patient = this.personId();
+    this.say('');
+    clear(this.list);
+    this.intro.textContent = `The tiles of ${this.personName() || 'this person'}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.`;
+    this.busy(true);
+    if (!this.dialog.open) this.dialog.showModal();
+    this.dialog.querySelector('[data-close]').focus();
+    const seq = ++this.seq;
+    let data;
+    try {
+      data = await this.api.modules(this.patient);
+    } catch (error) {
+      if (seq !== this.seq) return;
+      if (error.status !== 401 && error.status !== 423) this.say(`Could not read the tiles: ${error.message}`, true);
+      return;
+    }
+    if (seq !== this.seq) return;
+    const available = data?.available || [];
+    const byId = new Map(available.map((module) => [module.id, module]));
+    const shown = data?.modules || [];
+    this.chosen = Boolean(data?.chosen);
+    this.items = [
+      ...shown.map((id) => ({ id, name: byId.get(id)?.name || id, description: byId.get(id)?.description || '', shown: true })),
+      ...available.filter((module) => !shown.includes(module.id)).map((module) => ({ ...module, shown: false })),
+    ];
+    this.render();
+    this.busy(false);
+  }
+
+  close() {
+    this.seq += 1;
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  busy(on) {
+    this.save.disabled = on;
+    this.defaults.disabled = on;
+    this.list.setAttribute('aria-busy', String(on));
+  }
+
+  say(text, isError = false) {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', isError);
+  }
+
+  /** Draws the list; focus: {id, action} puts the keyboard back on that module's button (or checkbox). */
+  render(focus = null) {
+    const list = clear(this.list);
+    const count = this.items.length;
+    this.items.forEach((item, index) => {
+      const id = `module-${index}`;
+      const hidden = (text) => h('span', { class: 'visually-hidden' }, text);
+      const box = h('input', { id: `${id}-shown`, type: 'checkbox', 'data-action': 'show', 'aria-describedby': `${id}-description` });
+      box.checked = item.shown;
+      box.addEventListener('change', () => { item.shown = box.checked; this.say(''); this.render({ id: item.id, action: 'show' }); });
+      const up = h('button', { type: 'button', class: 'button small', 'data-action': 'up', disabled: index === 0, onclick: () => this.move(index, -1) },
+        h('span', { 'aria-hidden': 'true' }, '↑ '), 'Move up', hidden(` ${item.name}`));
+      const down = h('button', { type: 'button', class: 'button small', 'data-action': 'down', disabled: index === count - 1, onclick: () => this.move(index, 1) },
+        h('span', { 'aria-hidden': 'true' }, '↓ '), 'Move down', hidden(` ${item.name}`));
+      list.append(h('li', { class: ['module-row', !item.shown && 'off'], 'data-module': item.id },
+        h('div', { class: 'check module-check' }, box,
+          h('label', { for: `${id}-shown` }, h('span', { class: 'module-name', text: item.name }),
+            item.shown ? null : h('span', { class: 'badge neutral' }, 'hidden'))),
+        h('p', { id: `${id}-description`, class: 'muted small module-description', text: item.description }),
+        h('div', { class: 'module-actions' }, up, down)));
+    });
+    this.defaults.title = this.chosen ? 'Show the daemon’s tiles in its own order again' : 'The summary shows the default tiles now';
+    if (focus) {
+      const row = [...list.children].find((li) => li.dataset.module === focus.id);
+      let target = row?.querySelector(`[data-action="${focus.action}"]`);
+      // At the top or the bottom the button is disabled: the other one takes the keyboard.
+      if (target?.disabled) target = row.querySelector(`[data-action="${focus.action === 'up' ? 'down' : 'up'}"]`);
+      target?.focus();
+    }
+  }
+
+  move(index, delta) {
+    const to = index + delta;
+    if (to < 0 || to >= this.items.length) return;
+    const [item] = this.items.splice(index, 1);
+    this.items.splice(to, 0, item);
+    this.say(`${item.name} moved ${delta < 0 ? 'up' : 'down'}, to place ${to + 1} of ${this.items.length}.`);
+    this.render({ id: item.id, action: delta < 0 ? 'up' : 'down' });
+  }
+
+  async store(modules) {
+    const patient = this.patient;
+    this.busy(true);
+    this.say('Saving…');
+    try {
+      await this.api.saveModules(patient, modules);
+    } catch (error) {
+      this.busy(false);
+      if (error.status !== 401 && error.status !== 423) this.say(`Not saved: ${error.message}`, true);
+      return;
+    }
+    this.busy(false);
+    const message = modules === null
+      ? 'The summary shows the default tiles again.'
+      : modules.length
+        ? `Saved: the summary shows ${plural(modules.length, 'tile')} in the order chosen.`
+        : 'Saved: the summary shows no tiles. Choose tiles to show some again.';
+    this.close();
+    await this.onSaved(message);
+  }
+}

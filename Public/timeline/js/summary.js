@@ -1,0 +1,574 @@
+// The Summary (GET /patients/{id}/summary.json): one tile per module the daemon serves, in the order it
+// gives (hReader's tiles, SelfHub's modules). Each tile has the module's name, its message and a view of
+// its tile data: lists for problems, allergies, medications and vaccines, the latest values with their
+// category, small charts where a trend says more than a number (blood pressure, weight, glucose) and
+// sparklines for the levels of How you feel. A module that takes readings has an "Add a reading" form.
+// A module the app does not know yet is shown as its message and its data as keys and values.
+//
+// Below the tiles, for paper only (@media print), the same data as a summary to hand to a doctor.
+// Everything here comes from the record or the daemon: it goes into the page as text, never as HTML.
+
+import { h, clear } from './dom.js';
+import { formatDate, formatDateTime, formatNumber, genderWord, plural, prettyUnit } from './format.js';
+import { ChartGrid, sparkline } from './vitals-chart.js';
+import { KINDS, readingForm, unitWord, youTag } from './readings.js';
+
+// ---- Words for the daemon's categories and ranges ----
+
+const WORDS = {
+  // Blood pressure, 2017 ACC/AHA.
+  elevated: 'Elevated',
+  stage_1: 'Stage 1 hypertension',
+  stage_2: 'Stage 2 hypertension',
+  severe: 'Severe (above 180/120)',
+  // Adult BMI and BMI-for-age.
+  underweight: 'Underweight',
+  healthy: 'Healthy weight',
+  overweight: 'Overweight',
+  obesity: 'Obesity',
+  // Glucose and HbA1c (ADA).
+  very_low: 'Very low',
+  prediabetes: 'Prediabetes range',
+  diabetes: 'Diabetes range',
+  not_classified: 'Not classified',
+  // Cholesterol (NCEP ATP III).
+  desirable: 'Desirable',
+  optimal: 'Optimal',
+  near_optimal: 'Near optimal',
+  borderline_high: 'Borderline high',
+  high: 'High',
+  very_high: 'Very high',
+  low: 'Low',
+  normal: 'Normal',
+};
+
+const TONES = {
+  normal: 'ok', healthy: 'ok', desirable: 'ok', optimal: 'ok',
+  elevated: 'warn', stage_1: 'warn', near_optimal: 'warn', borderline_high: 'warn', prediabetes: 'warn',
+  overweight: 'warn', underweight: 'warn', low: 'warn',
+  stage_2: 'error', severe: 'error', high: 'error', very_high: 'error', diabetes: 'error', obesity: 'error', very_low: 'error',
+};
+
+/** A category or range in words: "stage_2" → "Stage 2 hypertension"; one the app does not know, readable. */
+export function categoryWord(value) {
+  if (value == null) return '';
+  const text = String(value);
+  return WORDS[text] || (text.charAt(0).toUpperCase() + text.slice(1)).replace(/_/g, ' ');
+}
+
+/** A badge for a category: its words, a tone (HDL is better high), and the daemon's value in data-category. */
+function categoryBadge(value, { hdl = false, glucose = false } = {}) {
+  if (value == null) return null;
+  let tone = TONES[value] || 'neutral';
+  if (hdl) tone = value === 'high' ? 'ok' : value === 'low' ? 'error' : tone;
+  if (glucose && value === 'normal') tone = 'ok';
+  const words = glucose && value === 'normal' ? 'Normal range' : categoryWord(value);
+  return h('span', { class: `badge ${tone} category`, 'data-category': String(value), text: words });
+}
+
+const GLUCOSE_CONTEXT_WORDS = { fasting: 'fasting', before_meal: 'before a meal', after_meal: 'after a meal', random: 'any time' };
+const LIPIDS = [['total', 'Total cholesterol'], ['ldl', 'LDL'], ['hdl', 'HDL'], ['triglycerides', 'Triglycerides']];
+const LEVELS = [['pain', 'Pain', '0 none · 10 worst'], ['mood', 'Mood', '0 very low · 10 very good'], ['energy', 'Energy', '0 exhausted · 10 full of energy']];
+const TRENDS = { up: ['↑', 'going up'], down: ['↓', 'going down'], steady: ['→', 'steady'] };
+
+/** Whole years, or months under two: "57 years", "8 months". */
+export function ageWords(age) {
+  if (age == null || !Number.isFinite(Number(age))) return null;
+  const years = Number(age);
+  if (years < 2) return plural(Math.max(0, Math.floor(years * 12)), 'month');
+  return plural(Math.floor(years), 'year');
+}
+
+const pressureText = (r) => `${formatNumber(r.systolic)}/${formatNumber(r.diastolic)}`;
+const withUnit = (value, unit) => `${formatNumber(value)}${unit ? ` ${unitWord(unit)}` : ''}`;
+
+// ---- Tiles, one renderer per module id: (tile, nothing) → {body: Node, charts: [{root, spec}]}, where
+// nothing(text) is what a tile with nothing to show says (null when the module's message says it already) ----
+
+/** One value in a tile: big number, unit, your tag, a category badge, and the day. */
+function latestBlock({ value, unit, mine, badge, date, label }) {
+  return h('div', { class: 'tile-latest', 'data-field': label },
+    h('span', { class: 'tile-value' }, value),
+    unit ? h('span', { class: 'tile-unit' }, unit) : null,
+    mine ? youTag() : null,
+    badge,
+    date != null ? h('span', { class: 'tile-when' }, formatDate(date)) : null);
+}
+
+function chartBox(spec) {
+  const root = h('div', { class: 'tile-chart' });
+  return { root, spec: { bare: true, ...spec } };
+}
+
+const FIRST_ITEMS = 8;
+
+/** A tile's list: the first items, and a button for the rest (a record can hold hundreds). */
+function cappedList(name, items, render) {
+  const list = h('ul', { class: 'tile-list', 'data-list': name });
+  list.append(...items.slice(0, FIRST_ITEMS).map(render));
+  if (items.length <= FIRST_ITEMS) return list;
+  const more = h('button', { type: 'button', class: 'button small show-all' }, `Show all ${items.length.toLocaleString()}`);
+  more.addEventListener('click', () => {
+    list.append(...items.slice(FIRST_ITEMS).map(render));
+    more.remove();
+    // The keyboard goes on from the first item added.
+    const next = list.children[FIRST_ITEMS];
+    next.tabIndex = -1;
+    next.focus();
+  });
+  return h('div', { class: 'tile-list-wrap' }, list, more);
+}
+
+function emptyLine(text) {
+  return h('p', { class: 'muted tile-empty' }, text);
+}
+
+const TILES = {
+  'problems-allergies'(tile) {
+    const problems = tile.problems || [];
+    const allergies = tile.allergies || [];
+    const body = h('div', { class: 'tile-lists' });
+    body.append(h('h4', null, `Problems (${problems.length.toLocaleString()})`));
+    if (problems.length) {
+      body.append(cappedList('problems', problems, (p) => h('li', null,
+        h('span', { class: 'item-name', text: p.description || 'Not named in the record' }),
+        h('span', { class: 'item-meta muted small' }, [p.since != null ? `since ${formatDate(p.since)}` : null, p.status && p.status !== 'active' ? p.status : null].filter(Boolean).join(' · ')),
+        p.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: p.note })) : null)));
+    } else {
+      body.append(emptyLine('No active problems in the record.'));
+    }
+    body.append(h('h4', null, `Allergies (${allergies.length.toLocaleString()})`));
+    if (allergies.length) {
+      body.append(cappedList('allergies', allergies, (a) => h('li', null,
+        h('span', { class: 'item-name', text: a.description || 'An allergy not named in the record' }),
+        h('span', { class: 'item-meta small' },
+          [a.reaction ? `reaction: ${a.reaction}` : null, a.severity ? `severity: ${a.severity}` : null, a.since != null ? `since ${formatDate(a.since)}` : null]
+            .filter(Boolean).join(' · ') || h('span', { class: 'muted' }, 'No reaction or severity recorded')),
+        a.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: a.note })) : null)));
+    } else {
+      body.append(emptyLine('No allergies in the record.'));
+    }
+    return { body };
+  },
+
+  medications(tile, nothing) {
+    const active = tile.active || [];
+    if (!active.length) return { body: nothing('No current medications in the record.') };
+    return {
+      body: cappedList('medications', active, (m) => {
+        const own = [m.dose ? `dose ${m.dose}` : null, m.directions ? m.directions : null].filter(Boolean).join(' · ');
+        return h('li', null,
+          h('span', { class: 'item-name' }, h('span', { text: m.description || 'Not named in the record' }), m.self_reported ? [' ', youTag()] : null),
+          h('span', { class: 'item-meta muted small' }, m.since != null ? `since ${formatDate(m.since)}` : ''),
+          own ? h('span', { class: 'item-own small', text: own }) : null,
+          m.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: m.note })) : null);
+      }),
+    };
+  },
+
+  'blood-pressure'(tile, nothing) {
+    const body = h('div', { class: 'tile-figures' });
+    const charts = [];
+    const latest = tile.latest;
+    if (latest) {
+      body.append(latestBlock({ label: 'latest', value: pressureText(latest), unit: 'mmHg', mine: latest.self_reported, badge: categoryBadge(tile.category), date: latest.date }));
+    } else {
+      body.append(nothing('No blood pressure readings yet.'));
+    }
+    const average = tile.average;
+    if (average) {
+      body.append(h('p', { class: 'tile-line', 'data-field': 'average' },
+        `Average of the last ${average.count ?? ''}: `, h('strong', null, `${pressureText(average)} mmHg`), ' ', categoryBadge(average.category)));
+    }
+    const readings = tile.readings || [];
+    if (readings.length > 1) {
+      const dates = readings.map((r) => r.date);
+      const mine = readings.map((r) => Boolean(r.self_reported));
+      const box = chartBox({
+        title: 'Blood pressure', unit: 'mm[Hg]', pressure: true,
+        series: [
+          { name: 'Systolic', values: readings.map((r) => r.systolic), dates, mine },
+          { name: 'Diastolic', values: readings.map((r) => r.diastolic), dates, mine, second: true },
+        ],
+      });
+      charts.push(box);
+      body.append(box.root);
+    }
+    if (tile.guideline) body.append(h('p', { class: 'muted small tile-source' }, `Categories from ${tile.guideline}.`));
+    return { body, charts };
+  },
+
+  'weight-bmi'(tile, nothing) {
+    const body = h('div', { class: 'tile-figures' });
+    const charts = [];
+    const latest = tile.latest;
+    if (latest) {
+      const row = h('div', { class: 'tile-facts' });
+      if (latest.weight != null) row.append(fact('Weight', withUnit(latest.weight, 'kg'), 'weight'));
+      if (latest.height != null) row.append(fact('Height', withUnit(latest.height, 'cm'), 'height'));
+      if (latest.bmi != null) row.append(fact('BMI', formatNumber(latest.bmi), 'bmi'));
+      body.append(row);
+      const judged = h('p', { class: 'tile-line', 'data-field': 'category' });
+      if (tile.percentile != null) judged.append(`BMI-for-age percentile ${formatNumber(tile.percentile)}`, ' ');
+      if (tile.category) judged.append(categoryBadge(tile.category));
+      if (latest.date != null) judged.append(' ', h('span', { class: 'tile-when' }, formatDate(latest.date)));
+      if (judged.childNodes.length) body.append(judged);
+    } else {
+      body.append(nothing('No weight or height recorded yet.'));
+    }
+    const weights = tile.weights || [];
+    const lastWeight = weights[weights.length - 1];
+    if (lastWeight?.self_reported) body.append(h('p', { class: 'small' }, 'Latest weight: ', youTag()));
+    if (weights.length > 1) {
+      const box = chartBox({ title: 'Weight', unit: 'kg', series: [{ name: 'Weight', values: weights.map((w) => w.value), dates: weights.map((w) => w.date), mine: weights.map((w) => Boolean(w.self_reported)) }] });
+      charts.push(box);
+      body.append(box.root);
+    }
+    return { body, charts };
+  },
+
+  'blood-sugar'(tile, nothing) {
+    const body = h('div', { class: 'tile-figures' });
+    const charts = [];
+    const glucose = tile.glucose;
+    const hba1c = tile.hba1c;
+    if (glucose) {
+      body.append(h('p', { class: 'tile-label' }, 'Glucose', glucose.context ? h('span', { class: 'muted' }, ` (${GLUCOSE_CONTEXT_WORDS[glucose.context] || glucose.context})`) : null));
+      body.append(latestBlock({ label: 'glucose', value: formatNumber(glucose.value), unit: prettyUnit(glucose.unit), mine: glucose.self_reported, badge: categoryBadge(glucose.range, { glucose: true }), date: glucose.date }));
+    }
+    if (hba1c) {
+      body.append(h('p', { class: 'tile-label' }, 'HbA1c'));
+      body.append(latestBlock({ label: 'hba1c', value: formatNumber(hba1c.value), unit: prettyUnit(hba1c.unit), badge: categoryBadge(hba1c.range, { glucose: true }), date: hba1c.date }));
+    }
+    if (!glucose && !hba1c) body.append(nothing('No glucose or HbA1c recorded yet.'));
+    const readings = tile.readings || [];
+    if (readings.length > 1) {
+      const box = chartBox({ title: 'Glucose', unit: glucose?.unit || 'mg/dL', series: [{ name: 'Glucose', values: readings.map((r) => r.value), dates: readings.map((r) => r.date), mine: readings.map((r) => Boolean(r.self_reported)) }] });
+      charts.push(box);
+      body.append(box.root);
+    }
+    return { body, charts };
+  },
+
+  cholesterol(tile, nothing) {
+    const rows = LIPIDS.filter(([key]) => tile[key]).map(([key, name]) => {
+      const lipid = tile[key];
+      return h('tr', { 'data-lipid': key },
+        h('th', { scope: 'row' }, name),
+        h('td', { class: 'num' }, withUnit(lipid.value, lipid.unit)),
+        h('td', null, categoryBadge(lipid.range, { hdl: key === 'hdl' })),
+        h('td', { class: 'muted small' }, formatDate(lipid.date)));
+    });
+    if (!rows.length) return { body: nothing('No cholesterol results in the record yet.') };
+    return { body: h('table', { class: 'tile-table' }, h('tbody', null, rows)) };
+  },
+
+  immunizations(tile, nothing) {
+    const vaccines = tile.vaccines || [];
+    if (!vaccines.length) return { body: nothing('No immunizations in the record.') };
+    return {
+      body: cappedList('vaccines', vaccines, (v) => h('li', null,
+        h('span', { class: 'item-name', text: v.name || 'Not named in the record' }),
+        h('span', { class: 'item-meta muted small' }, [v.last_date != null ? `last ${formatDate(v.last_date)}` : null, v.doses ? plural(v.doses, 'dose') : null].filter(Boolean).join(' · ')))),
+    };
+  },
+
+  feelings(tile, nothing) {
+    const rows = LEVELS.filter(([key]) => tile[key]).map(([key, name, scale]) => {
+      const level = tile[key];
+      const values = (level.values || []).map((v) => v.value);
+      const dates = (level.values || []).map((v) => v.date);
+      const [arrow, trendWords] = TRENDS[level.trend] || ['', level.trend || ''];
+      const label = `${name} (0–10) over ${plural(values.length, 'post')}${values.length ? ` from ${formatDate(Math.min(...dates))} to ${formatDate(Math.max(...dates))}` : ''}: ${values.join(', ')}. Latest ${level.latest}${trendWords ? `, ${trendWords}` : ''}.`;
+      return h('div', { class: 'level-row', 'data-level': key },
+        h('span', { class: 'level-name' }, name, h('span', { class: 'visually-hidden' }, ` (${scale})`)),
+        sparkline(values, dates, { label, range: [0, 10] }),
+        h('span', { class: 'level-latest' }, formatNumber(level.latest)),
+        h('span', { class: 'level-trend muted small', title: trendWords }, h('span', { 'aria-hidden': 'true' }, arrow), ` ${trendWords}`));
+    });
+    if (!rows.length) return { body: nothing('Nothing posted yet. Say how you feel under How do you feel? on the timeline.') };
+    return { body: h('div', { class: 'levels-tile' }, rows, h('p', { class: 'muted small tile-source' }, 'Levels 0–10 that you post from the timeline.')) };
+  },
+};
+
+function fact(term, value, field) {
+  return h('div', { class: 'tile-fact', 'data-field': field }, h('span', { class: 'muted small' }, term), h('span', { class: 'tile-value' }, value));
+}
+
+/** A module the app does not know yet: its data as keys and values (nested objects as nested lists). */
+export function genericView(value, key = '', depth = 0) {
+  if (value === null || value === undefined) return h('span', { class: 'muted' }, '—');
+  if (Array.isArray(value)) {
+    if (!value.length) return h('span', { class: 'muted' }, 'none');
+    const shown = value.slice(0, 20);
+    return h('ol', { class: 'generic-list' }, shown.map((item) => h('li', null, genericView(item, key, depth + 1))),
+      value.length > shown.length ? h('li', { class: 'muted' }, `and ${(value.length - shown.length).toLocaleString()} more`) : null);
+  }
+  if (typeof value === 'object') {
+    if (depth > 4) return h('span', { class: 'muted' }, '…');
+    const dl = h('dl', { class: 'facts generic' });
+    for (const [name, inner] of Object.entries(value)) {
+      dl.append(h('dt', null, name.replace(/_/g, ' ')), h('dd', null, genericView(inner, name, depth + 1)));
+    }
+    return dl;
+  }
+  if (typeof value === 'number' && /(^|_)(date|since|at|time)$/.test(key) && value > 100000000) return document.createTextNode(formatDate(value));
+  if (typeof value === 'number') return document.createTextNode(formatNumber(value));
+  if (typeof value === 'boolean') return document.createTextNode(value ? 'yes' : 'no');
+  return document.createTextNode(String(value));
+}
+
+// ---- The view ----
+
+export class SummaryView {
+  /**
+   * root: the Summary's section in index.html. api: addReading(patient, body). personId(): whose summary
+   * it is. onReadingSaved(): loads the summary again (a promise). onChooseTiles(button) opens Choose
+   * tiles; Print for a doctor calls window.print() (the print stylesheet shows the print sheet).
+   */
+  constructor(root, { api, personId, onReadingSaved, onChooseTiles }) {
+    this.root = root;
+    this.api = api;
+    this.personId = personId;
+    this.onReadingSaved = onReadingSaved;
+    this.tiles = root.querySelector('#tiles');
+    this.generated = root.querySelector('#summary-generated');
+    this.sheet = root.querySelector('#print-sheet');
+    this.grids = [];
+    this.flash = null; // {module, text}: said in that tile once it is drawn again
+    this.openForms = new Set(); // modules whose "Add a reading" is open
+    root.querySelector('#choose-tiles').addEventListener('click', (event) => onChooseTiles(event.currentTarget));
+    root.querySelector('#print-summary').addEventListener('click', () => window.print());
+    // The sheet says the day it is printed: filled again when the browser prints (a page left open overnight).
+    this.shown = null; // {data, person} drawn last
+    window.addEventListener('beforeprint', () => {
+      if (this.shown && !root.hidden) fillPrintSheet(this.sheet, this.shown.data, this.shown.person);
+    });
+  }
+
+  reset() {
+    for (const grid of this.grids) grid.disconnect();
+    this.grids = [];
+    clear(this.tiles);
+    clear(this.sheet);
+    this.generated.textContent = '';
+    this.flash = null;
+    this.shown = null;
+    this.openForms.clear();
+  }
+
+  /** data: summary.json. person: the person as the picker has them (for the printed header), or null. */
+  render(data, person = null) {
+    for (const grid of this.grids) grid.disconnect();
+    this.grids = [];
+    const modules = data.modules || [];
+    this.generated.textContent = data.generated_at != null ? `As of ${formatDateTime(data.generated_at)}` : '';
+    const root = clear(this.tiles);
+    if (!modules.length) {
+      root.append(h('div', { class: 'empty' },
+        h('p', null, h('strong', null, 'No tiles are chosen for this summary.')),
+        h('p', { class: 'muted' }, 'Choose tiles to show what matters to you: blood pressure, weight, medications and more.'),
+        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button primary', onclick: () => this.root.querySelector('#choose-tiles').click() }, 'Choose tiles'))));
+    }
+    const charts = [];
+    modules.forEach((module, index) => {
+      const { tile, charts: own } = this.tile(module, index);
+      root.append(tile);
+      charts.push(...own);
+    });
+    // Charts are drawn once their tile is in the page: they take its width.
+    for (const { root: box, spec } of charts) {
+      const grid = new ChartGrid(box);
+      grid.render([spec], '');
+      this.grids.push(grid);
+    }
+    const flash = this.flash;
+    this.flash = null;
+    if (flash) {
+      const status = root.querySelector(`.tile[data-module="${CSS.escape(flash.module)}"] .tile-status`);
+      if (status) {
+        status.textContent = flash.text;
+        status.focus();
+      }
+    }
+    this.shown = { data, person };
+    fillPrintSheet(this.sheet, data, person);
+  }
+
+  tile(module, index) {
+    const id = `tile-${index}`;
+    const tile = h('article', { class: 'tile', 'data-module': module.id || '', 'aria-labelledby': `${id}-title` });
+    tile.append(h('div', { class: 'tile-head' }, h('h3', { id: `${id}-title`, text: module.name || module.id || 'Module' })));
+    if (module.message) tile.append(h('p', { class: 'tile-message', text: module.message }));
+    let body;
+    let charts = [];
+    const renderer = TILES[module.id];
+    const nothing = (text) => (module.message ? null : emptyLine(text));
+    try {
+      ({ body, charts = [] } = renderer ? renderer(module.tile || {}, nothing) : { body: genericView(module.tile ?? null) });
+    } catch {
+      // A tile whose shape changed under the app: its data as keys and values rather than nothing.
+      body = genericView(module.tile ?? null);
+      charts = [];
+    }
+    tile.append(h('div', { class: ['tile-body', !renderer && 'generic'] }, body));
+    tile.append(h('p', { class: 'tile-status form-note', role: 'status', tabindex: '-1' }));
+    const kinds = (module.accepts || []).filter((kind) => KINDS[kind]);
+    if (kinds.length) tile.append(this.addReading(module, kinds, id));
+    return { tile, charts };
+  }
+
+  addReading(module, kinds, id) {
+    const details = h('details', { class: 'disclosure add-reading' });
+    details.open = this.openForms.has(module.id);
+    details.addEventListener('toggle', () => {
+      if (details.open) this.openForms.add(module.id); else this.openForms.delete(module.id);
+    });
+    const built = readingForm({
+      kinds, id: `${id}-reading`,
+      onSubmit: async (body) => {
+        const stored = (await this.api.addReading(this.personId(), body))?.reading;
+        this.flash = { module: module.id, text: `Saved your reading: ${KINDS[body.kind].name.toLowerCase()} ${stored ? describeValue(stored) : ''}`.trim() + '.' };
+        this.openForms.delete(module.id);
+        await this.onReadingSaved();
+      },
+    });
+    details.append(h('summary', null, 'Add a reading', h('span', { class: 'visually-hidden' }, ` (${module.name || module.id})`)), built.form);
+    return details;
+  }
+}
+
+function describeValue(reading) {
+  if (reading.kind === 'blood_pressure') return `${pressureText(reading)} mmHg`;
+  return withUnit(reading.value, reading.unit);
+}
+
+// ---- On paper: a summary to hand to a doctor ----
+
+const byId = (data, id) => (data.modules || []).find((m) => m.id === id);
+
+/** A table on paper; each cell is classed by its column (col-since, col-dose…) for the print stylesheet. */
+function table(caption, heads, rows, { className = '' } = {}) {
+  const columns = heads.map((head) => `col-${head.toLowerCase().replace(/[^a-z]+/g, '-')}`);
+  return h('table', { class: ['print-table', className] },
+    caption ? h('caption', { class: 'visually-hidden' }, caption) : null,
+    h('thead', null, h('tr', null, heads.map((head) => h('th', { scope: 'col' }, head)))),
+    h('tbody', null, rows.map((cells) => h('tr', null, cells.map((cell, i) => h('td', { class: columns[i] }, cell ?? '—'))))));
+}
+
+/** A long list's table as two tables side by side (the first half, then the second). */
+function halves(caption, heads, rows, options = {}, least = 6) {
+  if (rows.length < least) return table(caption, heads, rows, options);
+  const half = Math.ceil(rows.length / 2);
+  return h('div', { class: 'print-halves' }, table(caption, heads, rows.slice(0, half), options), table(`${caption} (continued)`, heads, rows.slice(half), options));
+}
+
+function section(title, ...content) {
+  return h('section', { class: 'print-section' }, h('h2', null, title), ...content);
+}
+
+const self = (flag) => (flag ? ' (self-reported)' : '');
+
+/** A name on paper with the person's own note under it. */
+const named = (name, note) => (note ? h('span', null, name, h('span', { class: 'print-cell-note' }, `Note: ${note}`)) : name);
+
+/** The printed summary: who, when printed, problems, allergies, medications, latest measurements, vaccines. */
+export function fillPrintSheet(sheet, data, person) {
+  const root = clear(sheet);
+  const patient = data.patient || {};
+  const born = patient.birthdate ?? person?.birthdate;
+  const facts = [
+    born != null ? `Born ${formatDate(born)}` : null,
+    ageWords(patient.age),
+    genderWord(patient.gender ?? person?.gender),
+  ].filter(Boolean).join(' · ');
+  root.append(h('header', { class: 'print-head' },
+    h('p', { class: 'print-kind' }, 'Health summary'),
+    h('h1', { text: patient.name || 'Unnamed' }),
+    facts ? h('p', { class: 'print-facts', text: facts }) : null,
+    h('p', { class: 'print-meta' }, `Printed ${formatDate(Date.now() / 1000)} from the person’s own health record (hreaderd), as of ${formatDateTime(data.generated_at ?? Date.now() / 1000)}.`)));
+
+  const problems = byId(data, 'problems-allergies')?.tile;
+  if (problems) {
+    const list = problems.problems || [];
+    root.append(section('Current problems', list.length
+      ? halves('Current problems', ['Problem', 'Since'], list.map((p) => [named(p.description || 'Not named', p.note), p.since != null ? formatDate(p.since) : '—']))
+      : h('p', null, 'No active problems in the record.')));
+    const allergies = problems.allergies || [];
+    root.append(section('Allergies', allergies.length
+      ? table('Allergies', ['Allergy', 'Reaction', 'Severity', 'Since'], allergies.map((a) => [named(a.description || 'Not named in the record', a.note), a.reaction || '—', a.severity || '—', a.since != null ? formatDate(a.since) : '—']))
+      : h('p', null, 'No allergies recorded in this record (not the same as no known allergies: ask).')));
+  }
+
+  const medications = byId(data, 'medications')?.tile;
+  if (medications) {
+    const list = medications.active || [];
+    root.append(section('Current medications', list.length
+      ? table('Current medications', ['Medication', 'Since', 'Dose', 'Directions'], list.map((m) => [
+        named(`${m.description || 'Not named'}${m.self_reported ? ' (added by the person)' : ''}`, m.note), m.since != null ? formatDate(m.since) : '—', m.dose || '—', m.directions || '—']))
+      : h('p', null, 'No current medications in the record.')));
+  }
+
+  const rows = measurementRows(data);
+  if (rows.length) {
+    const measured = section('Latest measurements', table('Latest measurements', ['Measurement', 'Value', 'Date', 'Interpretation'], rows, { className: 'measurements' }));
+    const pressure = byId(data, 'blood-pressure')?.tile;
+    const recent = (pressure?.readings || []).slice(-8);
+    if (recent.length > 1) {
+      measured.append(h('p', { class: 'print-note' }, h('strong', null, 'Recent blood pressure readings: '),
+        recent.map((r) => `${pressureText(r)} on ${formatDate(r.date)}${r.self_reported ? ' (self-reported)' : ''}`).join('; '), '.'));
+    }
+    measured.append(h('p', { class: 'print-note muted' }, 'Values marked “self-reported” were measured by the person at home; the others come from clinics’ records. ',
+      'Interpretations: blood pressure by the 2017 ACC/AHA guideline, BMI by the CDC, glucose and HbA1c by the ADA Standards of Care, cholesterol by NCEP ATP III.'));
+    root.append(measured);
+  }
+
+  const vaccines = byId(data, 'immunizations')?.tile?.vaccines;
+  if (vaccines) {
+    root.append(section('Immunizations (last dose of each vaccine)', vaccines.length
+      ? halves('Immunizations', ['Vaccine', 'Last dose', 'Doses'], vaccines.map((v) => [v.name || 'Not named', v.last_date != null ? formatDate(v.last_date) : '—', v.doses != null ? String(v.doses) : '—']), {}, 4)
+      : h('p', null, 'No immunizations in the record.')));
+  }
+
+  // Modules the app has no layout for: their message, so that nothing shown on screen is lost on paper.
+  const others = (data.modules || []).filter((m) => !TILES[m.id] && m.message);
+  if (others.length) {
+    root.append(section('Other', h('ul', null, others.map((m) => h('li', null, h('strong', null, `${m.name || m.id}: `), m.message)))));
+  }
+}
+
+function measurementRows(data) {
+  const rows = [];
+  const pressure = byId(data, 'blood-pressure')?.tile;
+  if (pressure?.latest) {
+    const latest = pressure.latest;
+    rows.push(['Blood pressure', `${pressureText(latest)} mmHg${self(latest.self_reported)}`, formatDate(latest.date), categoryWord(pressure.category)]);
+    if (pressure.average) {
+      rows.push([`Blood pressure, average of last ${pressure.average.count}`, `${pressureText(pressure.average)} mmHg`, '', categoryWord(pressure.average.category)]);
+    }
+  }
+  const weight = byId(data, 'weight-bmi')?.tile;
+  if (weight?.latest) {
+    const latest = weight.latest;
+    const weights = weight.weights || [];
+    const mine = weights.length && weights[weights.length - 1].self_reported;
+    if (latest.weight != null) rows.push(['Weight', `${formatNumber(latest.weight)} kg${self(mine)}`, formatDate(latest.date), '']);
+    if (latest.height != null) rows.push(['Height', `${formatNumber(latest.height)} cm`, formatDate(latest.date), '']);
+    if (latest.bmi != null) {
+      const judged = [weight.percentile != null ? `BMI-for-age percentile ${formatNumber(weight.percentile)}` : null, categoryWord(weight.category)].filter(Boolean).join(': ');
+      rows.push(['BMI', `${formatNumber(latest.bmi)} kg/m²`, formatDate(latest.date), judged]);
+    }
+  }
+  const sugar = byId(data, 'blood-sugar')?.tile;
+  if (sugar?.glucose) {
+    const g = sugar.glucose;
+    rows.push([`Glucose${g.context ? `, ${GLUCOSE_CONTEXT_WORDS[g.context] || g.context}` : ''}`, `${withUnit(g.value, g.unit)}${self(g.self_reported)}`, formatDate(g.date), g.range === 'normal' ? 'Normal range' : categoryWord(g.range)]);
+  }
+  if (sugar?.hba1c) rows.push(['HbA1c', withUnit(sugar.hba1c.value, sugar.hba1c.unit), formatDate(sugar.hba1c.date), categoryWord(sugar.hba1c.range)]);
+  const lipids = byId(data, 'cholesterol')?.tile;
+  for (const [key, name] of LIPIDS) {
+    const lipid = lipids?.[key];
+    if (lipid) rows.push([name, withUnit(lipid.value, lipid.unit), formatDate(lipid.date), categoryWord(lipid.range)]);
+  }
+  return rows;
+}
