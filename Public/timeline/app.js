@@ -374,11 +374,12 @@ async function loadSummary() {
       renderNoPatients();
       return;
     }
-    const data = await api.summary(state.patientId);
+    // The tiles the person chose, and every module for the printed sheet (a hidden tile still goes on paper).
+    const [data, everything] = await Promise.all([api.summary(state.patientId), api.summary(state.patientId, true)]);
     if (seq !== state.loadSeq) return;
     state.summary = data;
     showStatus('');
-    renderSummary(data);
+    renderSummary(data, everything);
     settleAfterLoad(true);
   } catch (error) {
     if (seq !== state.loadSeq) return;
@@ -393,11 +394,11 @@ async function loadSummary() {
   }
 }
 
-function renderSummary(data) {
+function renderSummary(data, everything = data) {
   const person = picker.find(data.patient.id) || data.patient;
   showPerson(data.patient.id, data.patient.name, person);
   document.title = `${data.patient.name || 'Unnamed'} — Summary — hreaderd`;
-  summary.render(data, person);
+  summary.render(data, person, everything);
 }
 
 /** The heading over either view: the person's name, age, gender and where the record comes from. */

@@ -9,8 +9,8 @@ public enum ImportQueue {
 
         public var description: String {
             switch self {
-            case .unknownSource(let name): return "there is no RHEx source named \(name)"
-            case .noSources: return "there is no RHEx source yet: add one with `hreaderd source add`"
+            case .unknownSource(let name): return "there is no RHEx or FHIR source named \(name)"
+            case .noSources: return "there is no RHEx or FHIR source yet: add one with `hreaderd source add`"
             case .store(let error): return error.description
             }
         }

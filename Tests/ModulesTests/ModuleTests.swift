@@ -142,6 +142,19 @@ struct ModuleTests {
         #expect(output.tile["category"]?.string == "healthy")
     }
 
+    @Test("a height alone is shown, and asks for a weight; an allergy that names nothing is not listed")
+    func heightAlone() {
+        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, readings: [Self.reading(.height, 180, at: Self.now)])
+        let output = Self.evaluate(WeightBMIModule(), record)
+        #expect(output.tile["latest"]?["height"]?.number == 180)
+        #expect(output.tile["latest"]?["bmi"] == .null)
+        #expect(output.message.contains("Add a weight"))
+        let empty = StoredEntry(id: "e_x", type: .allergy, description: nil, date: nil, time: nil, startTime: nil, endTime: nil, status: nil,
+                                value: nil, textValue: nil, units: nil, codesJSON: "{}")
+        let allergies = Self.evaluate(ProblemsAllergiesModule(), ModuleRecord(patient: Self.patient(), now: Self.now, entries: [.allergy: [empty]]))
+        #expect(allergies.tile["allergies"]?.array?.isEmpty == true)
+    }
+
     @Test("weight: a month without one says so (SelfHub's nudge)")
     func staleWeight() {
         let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, readings: [Self.reading(.weight, 70, at: Self.now - 90 * Self.day)])

@@ -112,6 +112,10 @@ struct SummaryRouteTests {
             #expect(set.object["chosen"] as? Bool == true)
             let summary = try await Self.summary(served)
             #expect((summary["modules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["weight-bmi", "blood-pressure"])
+            // The printed summary asks for every module, whatever the tiles shown.
+            let every = try await served.client.get("/patients/\(Self.patientID)/summary.json?modules=all").object
+            #expect((every["modules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ModuleCatalog.standard.modules.map(\.id))
+            #expect(try await served.client.get("/patients/\(Self.patientID)/summary.json?modules=some").status == 400)
 
             for bad in [#"{"modules":["weight-bmi","nope"]}"#, #"{"modules":["feelings","feelings"]}"#, #"{"modules":"feelings"}"#,
                         #"{"modules":[1]}"#, #"{"shown":[]}"#, "not json"] {
@@ -154,10 +158,14 @@ struct SummaryRouteTests {
             #expect(systolic["ids"] as? [String] == ["e_sys", id])
             #expect((timeline["readings"] as? [[String: Any]])?.first?["note"] as? String == "after stairs")
 
+            // An edit a day later without a date keeps the reading's own.
+            served.setNow(Self.now + Self.day)
             let edited = try await served.client.send("PUT", "/readings/\(id)", headers: ["Content-Type": "application/json"],
                                                       body: Array(#"{"kind":"blood_pressure","systolic":118,"diastolic":76}"#.utf8))
             #expect(edited.status == 200)
             #expect((edited.object["reading"] as? [String: Any])?["systolic"] as? Int == 118)
+            #expect((edited.object["reading"] as? [String: Any])?["date"] as? Int64 == Self.now)
+            #expect((edited.object["reading"] as? [String: Any])?["updated_at"] as? Int64 == Self.now + Self.day)
             #expect((edited.object["reading"] as? [String: Any])?["note"] is NSNull)
             let after = try #require(Self.module(try await Self.summary(served), "blood-pressure")?["tile"] as? [String: Any])
             #expect(after["category"] as? String == "normal")

@@ -132,16 +132,16 @@ struct SyncCommandTests {
 
             let listed = try await hreaderd("source", "list")
             #expect(listed.status == 0)
-            #expect(listed.out.contains("pds  \(url)  ok  last sync never  0 patients"))
+            #expect(listed.out.contains("pds  rhex  \(url)  ok  last sync never  0 patients"))
             for output in [added.out, added.err, listed.out, listed.err] {
                 #expect(!output.contains(Self.clientSecret) && !output.contains(Self.userPassword))
             }
             let removed = try await hreaderd("source", "remove", "pds")
             #expect(removed.status == 0 && removed.out == "removed source pds\n")
-            #expect(try await hreaderd("source", "remove", "pds").err.contains("there is no RHEx source named pds"))
+            #expect(try await hreaderd("source", "remove", "pds").err.contains("there is no source named pds"))
             #expect(try await hreaderd("source", "remove", "files").status == 1)
-            #expect(try await hreaderd("sync").err.contains("there is no RHEx source yet"))
-            #expect(try await hreaderd("sync", "nope").err == "hreaderd: there is no RHEx source named nope\n")
+            #expect(try await hreaderd("sync").err.contains("there is no RHEx or FHIR source yet"))
+            #expect(try await hreaderd("sync", "nope").err == "hreaderd: there is no RHEx or FHIR source named nope\n")
         }
     }
 

@@ -100,7 +100,8 @@ export const api = {
 
   // The summary: the person and one tile per module shown, in the person's order (GET), and which
   // modules are shown, in what order ({modules: [ids]}; null: the defaults).
-  summary: (patient) => request('GET', `${patientPath(patient)}/summary.json`),
+  // all: every module, whatever tiles the person chose (the printed summary for a doctor).
+  summary: (patient, all = false) => request('GET', `${patientPath(patient)}/summary.json${all ? '?modules=all' : ''}`),
   modules: (patient) => request('GET', `${patientPath(patient)}/modules`),
   saveModules: (patient, modules) => request('PUT', `${patientPath(patient)}/modules`, { body: { modules } }),
 

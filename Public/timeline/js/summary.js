@@ -357,8 +357,9 @@ export class SummaryView {
     this.openForms.clear();
   }
 
-  /** data: summary.json. person: the person as the picker has them (for the printed header), or null. */
-  render(data, person = null) {
+  /** data: summary.json. person: the person as the picker has them (for the printed header), or null.
+   *  printed: summary.json of every module (?modules=all), for the sheet on paper. */
+  render(data, person = null, printed = data) {
     for (const grid of this.grids) grid.disconnect();
     this.grids = [];
     const modules = data.modules || [];
@@ -391,8 +392,8 @@ export class SummaryView {
         status.focus();
       }
     }
-    this.shown = { data, person };
-    fillPrintSheet(this.sheet, data, person);
+    this.shown = { data: printed, person };
+    fillPrintSheet(this.sheet, printed, person);
   }
 
   tile(module, index) {

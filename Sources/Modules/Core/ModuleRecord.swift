@@ -32,8 +32,8 @@ public struct ModuleRecord: Sendable {
     /// Age in years now; nil without a birth date.
     public var age: Double? { patient.birthdate.map { Age.years(from: $0, to: now) } }
 
-    /// "2026-11-20": a day as messages name it, in the daemon's time zone.
-    public func day(_ time: Int64) -> String { CivilDate(epoch: time + utcOffset).text }
+    /// "Nov 20, 2026": a day as messages name it, in the daemon's time zone.
+    public func day(_ time: Int64) -> String { CivilDate(epoch: time + utcOffset).shown }
 }
 
 /// What a record says of an allergy beyond its substance.

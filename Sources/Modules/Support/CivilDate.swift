@@ -23,6 +23,12 @@ struct CivilDate: Equatable {
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day))"
     }
+
+    /// "Nov 24, 2026": how the web app writes a day, so that a message reads like the tile around it.
+    var shown: String {
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(names[Int(month - 1)]) \(day), \(year)"
+    }
 }
 
 /// Ages, as the rules need them.

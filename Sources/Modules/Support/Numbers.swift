@@ -30,6 +30,8 @@ extension Array where Element == StoredEntry {
     /// The record's entries that are current: not of a closed status and not ended before `now`.
     func current(at now: Int64) -> [StoredEntry] {
         filter { entry in
+            // An entry that names nothing (an empty RHEx allergy, a code-less placeholder) says nothing to list.
+            if entry.description == nil && entry.codesJSON == "{}" { return false }
             if let status = entry.status?.lowercased(), Entry.closedStatuses.contains(status) || status == "entered-in-error" { return false }
             if let end = entry.endTime, end < now { return false }
             return true

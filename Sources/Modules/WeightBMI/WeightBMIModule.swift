@@ -18,6 +18,12 @@ public struct WeightBMIModule: SummaryModule {
         let measurements = Measurements(record)
         let weights = measurements[.weight]
         guard let weight = weights.last else {
+            if let height = measurements.latest(.height) {
+                return ModuleOutput(message: "Height \(Numbers.text(height.value)) cm on \(record.day(height.date)). Add a weight to see your BMI.",
+                                    tile: ["latest": ["bmi": nil, "weight": nil, "height": TileValue(Numbers.rounded(height.value)),
+                                                      "date": .int(height.date)], "category": nil, "weights": []],
+                                    offered: ["weight-bmi.height": height.value])
+            }
             if let recorded = measurements.latest(.bmi) {
                 return ModuleOutput(message: "BMI \(Numbers.text(recorded.value)) recorded on \(record.day(recorded.date)); no weight recorded.",
                                     tile: ["latest": ["bmi": TileValue(Numbers.rounded(recorded.value)), "weight": nil, "height": nil,

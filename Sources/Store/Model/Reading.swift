@@ -103,7 +103,8 @@ public struct Reading: Sendable, Equatable {
     /// The vital-sign readings the timeline shows for it: one, or systolic and diastolic for a blood pressure.
     public var vitalSigns: [StoredEntry] {
         let canonicalUnit = kind.units[0]
-        var values = [canonicalValue]
+        // To two decimals on the timeline: a converted pound is not more exact than that.
+        var values = [(canonicalValue * 100).rounded() / 100]
         if let secondValue { values.append(secondValue) }
         return zip(kind.descriptions, values).map { description, value in
             StoredEntry(id: id, type: .vitalSign, description: description, date: takenAt, time: takenAt, startTime: nil, endTime: nil,

@@ -21,6 +21,8 @@ enum ReadingBody {
         var secondValue: Double?
         var unit: String
         var takenAt: Int64
+        /// Whether the body gave a date (an edit without one keeps the reading's own).
+        var dated = false
         var context: Reading.Context?
         var note: String?
     }
@@ -84,11 +86,13 @@ enum ReadingBody {
         case .number(let number)?:
             guard let seconds = number.int64 else { throw bad("date must be whole epoch seconds.") }
             fields.takenAt = seconds
+            fields.dated = true
         case .string(let text)?:
             guard let seconds = WindowEnd.parse(text, calendar: calendar, dayStart: true) else {
                 throw bad("date must be epoch seconds, RFC 3339 or YYYY-MM-DD, not \(text.prefix(40)).")
             }
             fields.takenAt = seconds
+            fields.dated = true
         default: throw bad("date must be epoch seconds, RFC 3339 or YYYY-MM-DD.")
         }
         guard fields.takenAt <= now + futureAllowance else { throw bad("The reading's date is in the future.") }

@@ -51,12 +51,14 @@ struct ReadingRoutes {
         return .json(writer: Self.answer(reading))
     }
 
-    /// A `PUT` replaces what the reading says; its kind may change too (a slip of the form).
+    /// A `PUT` replaces what the reading says (its date only when the body gives one); its kind may change
+    /// too (a slip of the form).
     func edit(_ request: Request, id: String) async throws -> Response {
         let now = app.now()
         let store = try app.store()
         guard let old = try await store.reading(id: id) else { throw Self.unknownReading }
-        let fields = try ReadingBody.parse(request, limit: app.configuration.readingBodyLimit, calendar: app.configuration.calendar, now: now)
+        var fields = try ReadingBody.parse(request, limit: app.configuration.readingBodyLimit, calendar: app.configuration.calendar, now: now)
+        if !fields.dated { fields.takenAt = old.takenAt }
         guard let updated = try await store.updateReading(Self.reading(fields, id: id, patientID: old.patientID, createdAt: old.createdAt, now: now))
         else { throw Self.unknownReading }
         return .json(writer: Self.answer(updated))

@@ -9,7 +9,9 @@ struct SummaryRoutes {
     let app: TimelineApp
 
     func register(in router: inout Router) {
-        router.get("/patients/{pid}/summary.json") { _, context in try await summary(patientID: try context.parameters.require("pid")) }
+        router.get("/patients/{pid}/summary.json") { request, context in
+            try await summary(patientID: try context.parameters.require("pid"), all: try Self.everyModule(request))
+        }
         router.get("/patients/{pid}/modules") { _, context in try await modules(patientID: try context.parameters.require("pid")) }
         router.put("/patients/{pid}/modules", bodyLimit: app.configuration.smallBodyLimit) { request, context in
             try await setModules(request, patientID: try context.parameters.require("pid"))
@@ -18,10 +20,21 @@ struct SummaryRoutes {
 
     var catalog: ModuleCatalog { app.configuration.modules }
 
-    func summary(patientID: String) async throws -> Response {
+    /// `?modules=all`: every module the daemon has, in the catalog's order, whatever the person chose (the
+    /// printed summary for a doctor wants medications even when the tile is hidden).
+    static func everyModule(_ request: Request) throws(HTTPError) -> Bool {
+        switch request.query["modules"] {
+        case nil, "shown"?: return false
+        case "all"?: return true
+        default: throw bad("modules takes all or shown.")
+        }
+    }
+
+    func summary(patientID: String, all: Bool = false) async throws -> Response {
         let store = try app.store()
         let now = app.now()
-        let (shown, _) = try await shownModules(patientID: patientID, store: store, now: now)
+        var (shown, _) = try await shownModules(patientID: patientID, store: store, now: now)
+        if all { shown = catalog.modules.map(\.id) }
         let reads = catalog.reads(shown)
         guard let source = try await store.summarySource(patientID: patientID, types: reads.entryTypes, readings: reads.readings,
                                                          posts: reads.posts) else { throw APIError.unknownPatient }
