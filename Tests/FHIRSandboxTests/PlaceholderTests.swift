@@ -1,4 +1,0 @@
-import Testing
-@testable import FHIRSandbox
-
-@Suite struct FHIRSandboxPlaceholderTests {}

@@ -1,2 +1,0 @@
-// Placeholder: the fhir-sandbox command is being written.
-print("fhir-sandbox: not built yet")
