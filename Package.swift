@@ -188,7 +188,9 @@ let package = Package(
         ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Store", "SyntheticRecords", "TestSupport"]),
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
-        .testTarget(name: "TimelineAPITests", dependencies: ["TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "TestSupport"]),
+        .testTarget(name: "TimelineAPITests", dependencies: [
+            "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "TestSupport",
+        ]),
         .testTarget(name: "ModulesTests", dependencies: ["Modules", "Store", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
@@ -198,7 +200,7 @@ let package = Package(
             "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "FileImportTests", dependencies: ["ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )
