@@ -151,7 +151,8 @@ let package = Package(
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
-            dependencies: ["Store", "Records", "TimelineAPI", "SyntheticRecords", "RHExClient", "ImportJobs", "RHExSandbox"],
+            dependencies: ["Store", "Records", "TimelineAPI", "SyntheticRecords", "RHExClient", "ImportJobs", "RHExSandbox",
+                           "FHIRClient", "FHIRSandbox"],
             path: "Tools/hreaderd-bench"
         ),
         // Serves a trivial route and a static directory for bench/http/run.sh (wrk against nginx).

@@ -9,7 +9,8 @@
 // ccda:   C-CDA import: the largest shared document and a 1 MB document made from it, documents/s and MB/s.
 // search: one-word and prefix queries on a generated 100,000-entry patient (p50, p99), import and size with and without the index.
 // backup: hreaderd backup of a store with a generated 100,000-entry patient: time, size, verify and restore.
-// sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end.
+// sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end; then every
+//         patient of ../shared/fhir-samples through the FHIR (SMART) sandbox, one source each.
 import Foundation
 import Store
 
@@ -69,6 +70,9 @@ do {
         let result = try await SyncBenchmark.run()
         SyncBenchmark.printTable(result)
         json.append(#""sync":"# + SyncBenchmark.json(result))
+        let fhir = try await FHIRSyncBenchmark.run()
+        FHIRSyncBenchmark.printTable(fhir)
+        json.append(#""fhir_sync":"# + FHIRSyncBenchmark.json(fhir))
     }
 } catch {
     FileHandle.standardError.write(Data("hreaderd-bench: \(error)\n".utf8))
