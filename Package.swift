@@ -47,6 +47,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libcurl (libcurl4-openssl-dev): the sync's outbound HTTP, on its C API (no FoundationNetworking).
+        .systemLibrary(
+            name: "CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
@@ -78,7 +84,7 @@ let package = Package(
         // periodic sync), outbound HTTP.
         .target(
             name: "ImportJobs",
-            dependencies: ["Records", "Store"]
+            dependencies: ["Records", "Store", "CLibCurl"]
         ),
         // The RHEx protocol: OAuth2, the Atom patient feed, conditional record downloads.
         .target(

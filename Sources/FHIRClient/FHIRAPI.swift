@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ImportJobs
 import Records
 
@@ -80,8 +77,8 @@ struct FHIRAPI: Sendable {
         return seconds
     }
 
-    private func request(_ url: URL, token: String) -> URLRequest {
-        var request = URLRequest(url: url)
+    private func request(_ url: URL, token: String) -> HTTPRequest {
+        var request = HTTPRequest(url: url)
         request.httpMethod = "GET"
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue(Self.accept, forHTTPHeaderField: "Accept")

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ImportJobs
 import Records
 
@@ -34,7 +31,7 @@ public struct SMARTConfiguration: Sendable, Equatable {
     }
 
     private static func get(_ url: URL, fetcher: HTTPFetcher, limit: Int) async throws(FHIRSignInError) -> [UInt8]? {
-        var request = URLRequest(url: url)
+        var request = HTTPRequest(url: url)
         request.setValue("application/json, application/fhir+json;q=0.9", forHTTPHeaderField: "Accept")
         let answer: HTTPAnswer
         do { answer = try await fetcher.fetch(request, limit: limit) } catch { throw .network(error) }

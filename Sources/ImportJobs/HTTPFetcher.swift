@@ -1,9 +1,11 @@
-import Dispatch
+import CLibCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One complete answer, within its size cap.
 public struct HTTPAnswer: Sendable {
@@ -21,112 +23,91 @@ public struct HTTPAnswer: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// HTTP for one runner, over one `URLSession` (FoundationNetworking, on libcurl).
+/// A request to send: a URL, a method, headers, a body.
+public struct HTTPRequest: Sendable {
+    public var url: URL
+    public var httpMethod = "GET"
+    public private(set) var headers: [(name: String, value: String)] = []
+    public var httpBody: [UInt8]?
+
+    public init(url: URL) { self.url = url }
+
+    /// Sets a header, replacing one of the same name.
+    public mutating func setValue(_ value: String, forHTTPHeaderField name: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append((name, value))
+    }
+}
+
+/// HTTP for one runner, on libcurl's C API (one multi handle driven by a thread of its own, never a NIO
+/// event loop or the concurrency pool): TLS from the system's OpenSSL and CA store, the usual proxy
+/// variables (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`), HTTP/2 where the server offers it over TLS.
 ///
-/// - Every request has a deadline: libcurl's timer (whole seconds) and our own, which also ends a
-///   request that libcurl would let hang; the caller's task being cancelled ends it too.
+/// - Every request has a deadline (libcurl's own, in milliseconds); the caller's task being cancelled
+///   ends it too.
 /// - Every answer has a size cap: refused from its `Content-Length` before the body comes, or as soon
 ///   as the bytes received pass it; a body shorter than its `Content-Length` is `truncated`.
 /// - Redirects are never followed: for RHEx a `302` means "go to the sign-in page", which is an answer.
-/// - Nothing is cached, stored or sent implicitly: no URL cache (records are patient data and must
-///   not land in a plain-text cache on disk), no cookies, no credential store.
-///
-/// The session calls its delegate on an operation queue of its own; the delegate only appends bytes
-/// and resumes continuations, under a mutex.
+/// - Nothing is cached, stored or sent implicitly: no cookies, no credentials, http and https only.
 public final class HTTPFetcher: Sendable {
-    private let configuration: URLSessionConfiguration
-    private let delegate: FetchDelegate
     public let timeoutSeconds: Double
-    /// Where deadlines fire: a queue of ours, not the global one.
-    private static let timerQueue = DispatchQueue(label: "hreaderd.rhex.deadlines")
-    /// After a deadline cancels a task, how long libcurl has to report it before we stop waiting.
-    private static let cancelGraceSeconds = 2.0
+    let maxConnectionsPerHost: Int
 
-    private enum SessionState {
+    private enum DriverState {
         case notYet
-        case open(URLSession)
+        case running(CurlDriver)
         case closed
     }
 
-    /// Made at the first request, not with the fetcher: a daemon whose sources are all files never
+    /// Started at the first request, not with the fetcher: a daemon whose sources are all files never
     /// starts libcurl (and the TLS library it initialises), which keeps several MB out of its memory.
-    private let session = Mutex<SessionState>(.notYet)
+    private let driver = Mutex<DriverState>(.notYet)
 
     public init(timeoutSeconds: Double, maxConnectionsPerHost: Int) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
-        // libcurl's timer counts whole seconds (a fraction would become 0); ours is exact.
-        let whole = max(1, timeoutSeconds.rounded(.up))
-        configuration.timeoutIntervalForRequest = whole
-        configuration.timeoutIntervalForResource = whole
-        configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
-        self.configuration = configuration
-        self.delegate = FetchDelegate()
         self.timeoutSeconds = timeoutSeconds
+        self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
     }
 
-    /// The session, made now if this is the first request; nil once closed.
-    private func openSession() -> URLSession? {
-        session.withLock { state in
+    deinit { close() }
+
+    private func runningDriver() -> CurlDriver? {
+        driver.withLock { state in
             switch state {
-            case .open(let session): return session
+            case .running(let driver): return driver
             case .closed: return nil
             case .notYet:
-                let queue = OperationQueue()
-                queue.name = "hreaderd.rhex.http"
-                queue.maxConcurrentOperationCount = 1
-                let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-                state = .open(made)
+                let made = CurlDriver(maxConnectionsPerHost: maxConnectionsPerHost)
+                state = .running(made)
                 return made
             }
         }
     }
 
-    /// Cancels what is in flight and releases the session (which holds its delegate until then).
+    /// Cancels what is in flight and stops the transfer thread.
     public func close() {
-        let open = session.withLock { state -> URLSession? in
+        let running = driver.withLock { state -> CurlDriver? in
             defer { state = .closed }
-            if case .open(let session) = state { return session }
+            if case .running(let driver) = state { return driver }
             return nil
         }
-        open?.invalidateAndCancel()
+        running?.stop()
     }
 
     /// Sends `request` and returns the whole answer, whatever its status.
-    public func fetch(_ request: URLRequest, limit: Int) async throws(SyncError) -> HTTPAnswer {
-        var request = request
-        request.timeoutInterval = max(1, timeoutSeconds.rounded(.up))
-        let display = Self.display(request.url)
-        guard let session = openSession() else { throw .stopped }
-        let task = session.dataTask(with: request)
-        let id = task.taskIdentifier
-        let delegate = delegate
-        let timeout = timeoutSeconds
+    public func fetch(_ request: HTTPRequest, limit: Int) async throws(SyncError) -> HTTPAnswer {
+        guard let driver = runningDriver() else { throw .stopped }
+        let transfer = Transfer(request: request, limit: limit, timeoutSeconds: timeoutSeconds, display: Self.display(request.url))
         let result: Result<HTTPAnswer, SyncError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                delegate.register(id, Pending(continuation: continuation, limit: limit, url: display, timeoutSeconds: timeout))
-                guard !Task.isCancelled else {
-                    delegate.finish(id, with: .failure(.stopped))
+                transfer.setContinuation(continuation)
+                if Task.isCancelled {
+                    transfer.finish(.failure(.stopped))
                     return
                 }
-                let deadline = DispatchWorkItem {
-                    guard delegate.fail(id, with: .timedOut(url: display, seconds: timeout)) else { return }
-                    task.cancel()
-                    // Should libcurl never report the cancelled task, stop waiting for it anyway.
-                    Self.timerQueue.asyncAfter(deadline: .now() + Self.cancelGraceSeconds) {
-                        delegate.finish(id, with: .failure(.timedOut(url: display, seconds: timeout)))
-                    }
-                }
-                delegate.setDeadline(id, deadline)
-                Self.timerQueue.asyncAfter(deadline: .now() + timeout, execute: deadline)
-                task.resume()
+                driver.submit(transfer)
             }
         } onCancel: {
-            if delegate.fail(id, with: .stopped) { task.cancel() }
+            driver.cancel(transfer)
         }
         return try result.get()
     }
@@ -141,141 +122,237 @@ public final class HTTPFetcher: Sendable {
     }
 }
 
-/// A request in flight, as the delegate tracks it. Unchecked: `DispatchWorkItem` is not marked
-/// Sendable, but its `cancel()` is thread-safe, and that is all that is done with it.
-struct Pending: @unchecked Sendable {
-    struct Deadline: @unchecked Sendable { let item: DispatchWorkItem }
-
-    let continuation: CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>
+/// One request in flight: its easy handle, what has come so far, and the continuation resumed once.
+/// Unchecked Sendable: the handle and buffers are touched only by the driver's thread (and by libcurl's
+/// callbacks on it); the continuation is behind a mutex.
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
     let limit: Int
-    let url: String
     let timeoutSeconds: Double
+    let display: String
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
-    /// Set when we ended the task ourselves (deadline, size cap, cancellation): what to report.
+    var headers: [String: String] = [:]
+    /// Set when we end the transfer ourselves (size cap): what to report.
     var failure: SyncError?
-    var deadline: DispatchWorkItem?
+    private let continuation = Mutex<CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>?>(nil)
+    private let done = Atomic<Bool>(false)
+
+    init(request: HTTPRequest, limit: Int, timeoutSeconds: Double, display: String) {
+        self.request = request
+        self.limit = limit
+        self.timeoutSeconds = timeoutSeconds
+        self.display = display
+    }
+
+    func setContinuation(_ continuation: CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    var isFinished: Bool { done.load(ordering: .acquiring) }
+
+    /// Resumes the caller with `result`, once; later calls do nothing.
+    func finish(_ result: Result<HTTPAnswer, SyncError>) {
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        continuation.withLock { $0?.resume(returning: result); $0 = nil }
+    }
 }
 
-/// The session's delegate: collects each task's bytes under its cap and resumes its continuation once.
-final class FetchDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: the only state is the mutex-protected table.
-    private let table = Mutex<[Int: Pending]>([:])
-
-    func register(_ id: Int, _ pending: Pending) {
-        table.withLock { $0[id] = pending }
+/// The libcurl multi handle and the thread that drives it. Requests come in through `submit`; the thread
+/// adds them, lets libcurl work, hands each finished one back, and sleeps in `curl_multi_poll` until
+/// there is network work or `curl_multi_wakeup` says there is something new.
+final class CurlDriver: @unchecked Sendable {
+    private struct Inbox {
+        var submitted: [Transfer] = []
+        var cancelled: [Transfer] = []
+        var stopping = false
     }
 
-    func setDeadline(_ id: Int, _ item: DispatchWorkItem) {
-        let box = Pending.Deadline(item: item)
-        table.withLock { $0[id]?.deadline = box.item }
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private var thread = pthread_t()
+    /// Transfers libcurl is working on, by easy handle; the thread's own.
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+
+    init(maxConnectionsPerHost: Int) {
+        _ = Self.globalInit
+        multi = curl_multi_init()
+        _ = hcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            let driver = Unmanaged<CurlDriver>.fromOpaque(context!).takeRetainedValue()
+            driver.loop()
+            return nil
+        }, context)
     }
 
-    /// Records why we are ending a task; false when it is already over (or already failing).
-    @discardableResult
-    func fail(_ id: Int, with failure: SyncError) -> Bool {
-        table.withLock { table in
-            guard table[id] != nil, table[id]?.failure == nil else { return false }
-            table[id]?.failure = failure
-            table[id]?.body = []
-            return true
-        }
-    }
-
-    /// Resumes the task's continuation with `result`, unless it was resumed already.
-    func finish(_ id: Int, with result: Result<HTTPAnswer, SyncError>) {
-        guard let pending = table.withLock({ $0.removeValue(forKey: id) }) else { return }
-        pending.deadline?.cancel()
-        if let failure = pending.failure {
-            pending.continuation.resume(returning: .failure(failure))
-        } else {
-            pending.continuation.resume(returning: result)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let id = dataTask.taskIdentifier
-        let expected = response.expectedContentLength
-        let over = table.withLock { table -> Bool in
-            guard let pending = table[id], pending.failure == nil else { return false }
-            if expected > Int64(pending.limit) {
-                table[id]?.failure = .tooLarge(url: pending.url, limit: pending.limit)
-                return true
-            }
-            if expected > 0 { table[id]?.body.reserveCapacity(Int(expected)) }
+    func submit(_ transfer: Transfer) {
+        let refused = inbox.withLock { inbox -> Bool in
+            if inbox.stopping { return true }
+            inbox.submitted.append(transfer)
             return false
         }
-        completionHandler(over ? .cancel : .allow)
-        // FoundationNetworking ignores the disposition on Linux; cancel the task ourselves.
-        if over { dataTask.cancel() }
+        if refused { transfer.finish(.failure(.stopped)) } else { curl_multi_wakeup(multi) }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
-        let over = table.withLock { table -> Bool in
-            guard let pending = table[id], pending.failure == nil else { return false }
-            if pending.body.count + data.count > pending.limit {
-                table[id]?.failure = .tooLarge(url: pending.url, limit: pending.limit)
-                table[id]?.body = []
-                return true
+    func cancel(_ transfer: Transfer) {
+        inbox.withLock { $0.cancelled.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Ends every transfer (`stopped`) and the thread; returns when it has.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+        pthread_join(thread, nil)
+    }
+
+    private func loop() {
+        while true {
+            let (submitted, cancelled, stopping) = inbox.withLock { inbox in
+                defer { inbox.submitted = []; inbox.cancelled = [] }
+                return (inbox.submitted, inbox.cancelled, inbox.stopping)
             }
-            table[id]?.body.append(contentsOf: data)
-            return false
+            for transfer in cancelled { end(transfer, with: .failure(.stopped)) }
+            if stopping {
+                for transfer in Array(active.values) + submitted { end(transfer, with: .failure(.stopped)) }
+                curl_multi_cleanup(multi)
+                return
+            }
+            for transfer in submitted where !transfer.isFinished { start(transfer) }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let transfer = active[easy] else { continue }
+                let code = message.pointee.data.result
+                end(transfer, with: Self.result(of: transfer, code: code))
+            }
+            var ready: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 1000, &ready)
         }
-        if over { dataTask.cancel() }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        // Never follow: the redirect itself is the answer (for RHEx, "sign in again").
-        completionHandler(nil)
+    private func start(_ transfer: Transfer) {
+        guard let easy = curl_easy_init() else {
+            transfer.finish(.failure(.network(url: transfer.display, reason: "libcurl could not start a transfer")))
+            return
+        }
+        transfer.easy = easy
+        let request = transfer.request
+        _ = hcurl_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        _ = hcurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = hcurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = hcurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = hcurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, transfer.timeoutSeconds * 1000)))
+        _ = hcurl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        // Every encoding libcurl can decode is offered and decoded; caps apply to the decoded body.
+        _ = hcurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = hcurl_setopt_string(easy, CURLOPT_USERAGENT, "hreaderd")
+        switch request.httpMethod {
+        case "GET": _ = hcurl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case "POST":
+            _ = hcurl_setopt_long(easy, CURLOPT_POST, 1)
+        default:
+            _ = hcurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.httpMethod)
+        }
+        if let body = request.httpBody {
+            _ = hcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            // COPYPOSTFIELDS: libcurl keeps its own copy.
+            body.withUnsafeBufferPointer { buffer in
+                _ = hcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+            }
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in request.headers { list = curl_slist_append(list, "\(header.name): \(header.value)") }
+        // No `Expect: 100-continue` wait on a POST.
+        list = curl_slist_append(list, "Expect:")
+        transfer.headerList = list
+        _ = hcurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        _ = hcurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = hcurl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+            let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+            let bytes = size * count
+            guard transfer.failure == nil, transfer.body.count + bytes <= transfer.limit else {
+                transfer.failure = .tooLarge(url: transfer.display, limit: transfer.limit)
+                transfer.body = []
+                return 0 // aborts the transfer
+            }
+            data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: bytes)) }
+            return bytes
+        }
+        _ = hcurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        _ = hcurl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+            let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+            let bytes = size * count
+            guard let data else { return bytes }
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: bytes), as: UTF8.self)
+            if line.hasPrefix("HTTP/") {
+                transfer.headers = [:] // a new response (after a 100 Continue, say)
+                return bytes
+            }
+            guard let colon = line.firstIndex(of: ":") else { return bytes }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            transfer.headers[name] = value
+            // Refused before the body comes: announced larger than the cap.
+            if name == "content-length", let length = Int(value), length > transfer.limit {
+                transfer.failure = .tooLarge(url: transfer.display, limit: transfer.limit)
+                return 0
+            }
+            return bytes
+        }
+        active[easy] = transfer
+        curl_multi_add_handle(multi, easy)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let id = task.taskIdentifier
-        let (url, timeout) = table.withLock { ($0[id]?.url, $0[id]?.timeoutSeconds ?? 0) }
-        let shown = url ?? HTTPFetcher.display(task.originalRequest?.url)
-        if let error {
-            finish(id, with: .failure(Self.describe(error, url: shown, timeoutSeconds: timeout)))
-            return
+    /// Takes the transfer out of libcurl, frees its handle, and resumes its caller.
+    private func end(_ transfer: Transfer, with result: Result<HTTPAnswer, SyncError>) {
+        if let easy = transfer.easy {
+            active.removeValue(forKey: easy)
+            curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            transfer.easy = nil
         }
-        guard let response = task.response as? HTTPURLResponse else {
-            finish(id, with: .failure(.network(url: shown, reason: "no HTTP answer")))
-            return
+        if let list = transfer.headerList {
+            curl_slist_free_all(list)
+            transfer.headerList = nil
         }
-        var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        let body = table.withLock { table -> [UInt8] in
-            let body = table[id]?.body ?? []
-            table[id]?.body = []
-            return body
-        }
-        // libcurl reports a body cut short; this catches it should it not (never for a decoded body,
-        // whose length is not the one announced).
-        let encoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
-        if !encoded, response.statusCode != 304, let announced = headers["content-length"].flatMap({ Int($0) }), announced != body.count {
-            finish(id, with: .failure(.truncated(url: shown, received: body.count, expected: announced)))
-            return
-        }
-        finish(id, with: .success(HTTPAnswer(status: response.statusCode, headers: headers, body: body)))
+        transfer.finish(result)
     }
 
-    static func describe(_ error: any Error, url: String, timeoutSeconds: Double) -> SyncError {
-        guard let error = error as? URLError else { return .network(url: url, reason: "\(error)") }
-        switch error.code {
-        case .timedOut: return .timedOut(url: url, seconds: timeoutSeconds)
-        case .cancelled: return .stopped
-        case .cannotConnectToHost: return .network(url: url, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .network(url: url, reason: "unknown host")
-        case .networkConnectionLost: return .network(url: url, reason: "the connection was lost")
-        case .notConnectedToInternet: return .network(url: url, reason: "no network")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-             .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return .network(url: url, reason: "TLS failed (\(error.code.rawValue))")
-        case .badServerResponse: return .network(url: url, reason: "a malformed HTTP answer")
-        default: return .network(url: url, reason: "URL error \(error.code.rawValue)")
+    static func result(of transfer: Transfer, code: CURLcode) -> Result<HTTPAnswer, SyncError> {
+        if let failure = transfer.failure { return .failure(failure) }
+        guard let easy = transfer.easy else { return .failure(.stopped) }
+        let url = transfer.display
+        switch code {
+        case CURLE_OK:
+            var status = 0
+            _ = hcurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPAnswer(status: status, headers: transfer.headers, body: transfer.body))
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failure(.timedOut(url: url, seconds: transfer.timeoutSeconds))
+        case CURLE_PARTIAL_FILE:
+            let expected = transfer.headers["content-length"].flatMap { Int($0) } ?? transfer.body.count
+            return .failure(.truncated(url: url, received: transfer.body.count, expected: expected))
+        case CURLE_COULDNT_CONNECT:
+            return .failure(.network(url: url, reason: "connection refused"))
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .failure(.network(url: url, reason: "unknown host"))
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            return .failure(.network(url: url, reason: "unknown proxy host"))
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            return .failure(.network(url: url, reason: "the connection was lost"))
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
+            return .failure(.network(url: url, reason: "TLS failed (\(String(cString: curl_easy_strerror(code))))"))
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING:
+            return .failure(.network(url: url, reason: "a malformed HTTP answer"))
+        default:
+            return .failure(.network(url: url, reason: String(cString: curl_easy_strerror(code))))
         }
     }
 }

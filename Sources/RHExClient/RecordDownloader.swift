@@ -1,9 +1,6 @@
 import ImportJobs
 import Records
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Authorized requests to one RHEx server during a sync: the token as `Authorization: Bearer` (never
 /// in the URL), one renewal and one repeat on a `401`, a redirect taken as "sign in again", and
@@ -47,8 +44,8 @@ struct RHExAPI: Sendable {
         }
     }
 
-    private func request(_ url: URL, token: String, accept: String, ifNoneMatch: String?) -> URLRequest {
-        var request = URLRequest(url: url)
+    private func request(_ url: URL, token: String, accept: String, ifNoneMatch: String?) -> HTTPRequest {
+        var request = HTTPRequest(url: url)
         request.httpMethod = "GET"
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue(accept, forHTTPHeaderField: "Accept")

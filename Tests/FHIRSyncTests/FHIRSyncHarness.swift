@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 @testable import FHIRClient
 import FHIRSandbox
 @testable import ImportJobs
@@ -79,7 +76,7 @@ final class FHIRSyncHarness: Sendable {
 
     /// The redirect the authorization endpoint answers: its `code` and `state`.
     static func approve(_ url: URL, fetcher: HTTPFetcher) async throws -> (code: String, state: String) {
-        let answer = try await fetcher.fetch(URLRequest(url: url), limit: 1 << 16)
+        let answer = try await fetcher.fetch(HTTPRequest(url: url), limit: 1 << 16)
         #expect(answer.status == 302)
         let location = try #require(answer.header("location"))
         let items = try #require(URLComponents(string: location)?.queryItems)

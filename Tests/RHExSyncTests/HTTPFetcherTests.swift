@@ -1,5 +1,4 @@
 import Foundation
-import FoundationNetworking
 import Testing
 @testable import ImportJobs
 import Records
@@ -12,7 +11,7 @@ struct HTTPFetcherTests {
     func closedRefuses() async throws {
         let fetcher = HTTPFetcher(timeoutSeconds: 1, maxConnectionsPerHost: 1)
         fetcher.close()  // before any request: nothing was started, nothing to cancel
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:9/feed")))
+        var request = HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:9/feed")))
         request.httpMethod = "GET"
         await #expect(throws: SyncError.stopped) { try await fetcher.fetch(request, limit: 1_024) }
     }

@@ -1,8 +1,5 @@
 import FHIRSandbox
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ImportJobs
 @testable import Store
 import Testing
@@ -40,7 +37,7 @@ struct SourceRouteTests {
     static func approve(_ authorize: String) async throws -> (location: String, code: String, state: String) {
         let fetcher = HTTPFetcher(timeoutSeconds: 5, maxConnectionsPerHost: 1)
         defer { fetcher.close() }
-        let answer = try await fetcher.fetch(URLRequest(url: try #require(URL(string: authorize))), limit: 1 << 16)
+        let answer = try await fetcher.fetch(HTTPRequest(url: try #require(URL(string: authorize))), limit: 1 << 16)
         #expect(answer.status == 302)
         let location = try #require(answer.header("location"))
         let items = try #require(URLComponents(string: location)?.queryItems)

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import PASSWORD, ROOT, Sandbox, Skip, free_port, wait_until
+from harness import PASSWORD, ROOT, FHIRSandbox, Sandbox, Skip, free_port, wait_until
 
 # The third-party FHIR samples live beside the repository (../shared/fhir-samples), like the RHEx ones;
 # HREADERD_FHIR_SAMPLES points elsewhere (the Swift tests read the same variable).
@@ -1208,7 +1208,8 @@ def test_import_panel_is_calm_without_sources(t):
     status, data = t.daemon.request("GET", "/imports.json")
     rhex = [source for source in (data or {}).get("sources", []) if source.get("kind") != "file"]
     if status == 404 or not rhex:
-        assert "No RHEx servers are set up" in panel, panel
+        assert "No record servers are connected" in panel, panel
+        assert "Connect a server" in panel and "hreaderd source add NAME --url" in panel, panel
         assert not t.find("#sync-now").is_displayed(), "no Sync now without a source"
     else:
         for source in rhex:
@@ -1297,6 +1298,267 @@ def test_sync_now_imports_from_a_real_rhex_server(t):
     _, people = t.daemon.request("GET", "/patients.json")
     assert len(people["patients"]) == count_before, "removing the sources with --delete-patients took their people away"
     t.daemon.request("POST", "/patients/current", {"id": t.henry})
+
+
+# ---- A FHIR server connected from the app (SMART App Launch) ----
+
+# The timeline's lanes and the arrays of GET /timeline.json that hold them.
+LANE_KEYS = {"condition": "conditions", "medication": "medications", "encounter": "encounters", "procedure": "procedures",
+             "result": "results", "immunization": "immunizations", "allergy": "allergies", "social_history": "social_history",
+             "care_goal": "care_goals", "medical_equipment": "medical_equipment"}
+
+
+def retype(field, text):
+    """Replaces a field's text the way a person does (select all, type), so that the page hears each change."""
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    if text:
+        field.send_keys(text)
+
+
+def open_fhir_form(t):
+    """Connect a server (in the Imports card): Add records opens at the FHIR form, the address field focused."""
+    t.click(t.find("#connect-server"))
+    dialog = t.find("#upload")
+    wait_until(lambda: dialog.is_displayed() and t.find("#fhir-url").is_displayed(), message="the FHIR form in Add records")
+    assert t.find("#fhir-connect").get_attribute("open") is not None
+    assert t.find("#fhir-connect summary").text == "Connect a health record server (FHIR)"
+    assert t.driver.switch_to.active_element.get_attribute("id") == "fhir-url", "the address field has the focus"
+    return dialog
+
+
+def fhir_source_item(t, root, name):
+    found = t.find_all(f'{root} .source[data-source="{name}"]')
+    return found[0] if found else None
+
+
+def sandbox_sign_in(t, fhir, patient_label, password="sandbox-password"):
+    """On the sandbox's own sign-in page: the patient chosen, the password typed, "Sign in and allow" pressed."""
+    wait_until(lambda: t.driver.current_url.startswith(fhir.origin + "/authorize?"), timeout=15,
+               message=f"the sandbox's sign-in page (now {t.driver.current_url})")
+    wait_until(lambda: t.find_all("button"), message="the sign-in form")
+    assert t.driver.title == "Sign in – FHIR sandbox", t.driver.title
+    assert t.text("h1") == "FHIR sandbox" and "An app asks to read a patient's record." in t.text("main"), t.text("main")
+    assert t.find('input[name="username"]').get_attribute("value") == "family"
+    Select(t.find('select[name="patient"]')).select_by_visible_text(patient_label)
+    t.find('input[name="password"]').send_keys(password)
+    allow = [b for b in t.find_all("button") if b.text == "Sign in and allow"]
+    assert len(allow) == 1, [b.text for b in t.find_all("button")]
+    return allow[0]
+
+
+def test_fhir_source_connected_in_the_browser(t):
+    """End to end with a real FHIR server (the project's fhir-sandbox serving Daisey Johns's bundle): the form in
+    Add records begins the sign-in (POST /sources), the browser goes to the sandbox's own sign-in page, where the
+    person chooses the patient, types the password and allows; the sandbox sends the browser back through the
+    daemon's /sources/callback to the app, which opens at the servers and follows the first import to its end;
+    Daisey's whole record then shows what the daemon holds. Also: an address where no server answers is said
+    under the form; a client id the server does not know gives the server's own page, not a blank one; an unknown
+    sign-in is refused with the daemon's words; a refused refresh is mended with Sign in again."""
+    bundle = fhir_sample(DAISEY)
+    sandbox_bin = t.daemon.tool("fhir-sandbox")
+    if not sandbox_bin.exists():
+        raise Skip(f"no FHIR sandbox in this build ({sandbox_bin}; swift build --product fhir-sandbox)")
+    status, _ = t.daemon.request("POST", "/sources", {})
+    if status in (404, 405):
+        raise Skip("this build has no POST /sources (FHIR sources from the web app)")
+    t.allowed_console = [
+        "/sources - Failed to load resource: the server responded with a status of 502",  # no server at that address
+        "/authorize?",  # the sandbox's page for a client it does not know (400)
+        "/sources/callback?",  # an unknown sign-in (400)
+    ]
+    _, before = t.daemon.request("GET", "/patients.json")
+    before_ids = {p["id"] for p in before["patients"]}
+    daisey_before = [p["id"] for p in before["patients"] if p["name"] == "Daisey Johns"]
+    fhir = FHIRSandbox(sandbox_bin, "--data", bundle, log_path=t.daemon.work / "fhir-sandbox.log")
+    name = f"fhir-{fhir.port}"
+    app_window = t.base + "#/decade/2011-01-01"
+    try:
+        t.open("#/decade/2011-01-01", t.henry)
+        dialog = open_fhir_form(t)
+        url, name_field, client = t.find("#fhir-url"), t.find("#fhir-name"), t.find("#fhir-client-id")
+        assert "registers hreaderd" in t.text("#fhir-client-id-hint"), t.text("#fhir-client-id-hint")
+        # The name follows the address until the person types one: the part of the host that says whose it is.
+        url.send_keys("https://fhir.springfield-clinic.example/r4")
+        assert name_field.get_attribute("value") == "springfield-clinic", name_field.get_attribute("value")
+
+        # Nothing answers at this address: the daemon's words, under the form; the window stays here.
+        down = free_port()
+        retype(url, f"http://127.0.0.1:{down}/fhir")
+        assert name_field.get_attribute("value") == f"fhir-{down}", name_field.get_attribute("value")
+        client.send_keys("hreaderd-fhir")
+        client.send_keys(Keys.ENTER)
+        error = wait_until(lambda: t.text("#fhir-form .form-error"), timeout=20, message="the error under the form")
+        assert error.startswith("Could not connect: ") and "cannot reach" in error and str(down) in error, error
+        assert t.driver.current_url == app_window and dialog.is_displayed()
+        t.screenshot("fhir-connect-error-desktop-light", full=False)
+
+        # A client id the server does not know: the browser is on the server's page, which says so.
+        retype(url, fhir.base_url)
+        assert name_field.get_attribute("value") == name, name_field.get_attribute("value")
+        retype(client, "not-registered")
+        t.click(t.find("#fhir-form button[type=submit]"))
+        wait_until(lambda: t.driver.current_url.startswith(fhir.origin + "/authorize?"), timeout=15, message="the sandbox's page")
+        wait_until(lambda: t.find_all("h1"), message="the sandbox's page to be drawn")
+        assert t.driver.title == "Unknown client – FHIR sandbox", t.driver.title
+        assert "This server knows no client not-registered." in t.text("main"), t.text("main")
+        t.screenshot("fhir-sandbox-unknown-client", full=False)
+        t.driver.back()
+        wait_until(lambda: t.driver.current_url == app_window and t.on_app(), timeout=15, message="the app again after Back")
+        t.wait_rendered("#/decade/2011-01-01", t.henry)
+
+        # The real sign-in, from the form as Back left it (the page kept in the browser's back-forward cache:
+        # still open, usable again) or opened anew.
+        if dialog_shown(t) and t.find("#fhir-url").is_displayed():
+            assert t.find("#fhir-form button[type=submit]").is_enabled(), "the form is usable again after Back"
+            assert not t.text("#fhir-form .form-note"), t.text("#fhir-form .form-note")
+        else:
+            open_fhir_form(t)
+        url, name_field, client = t.find("#fhir-url"), t.find("#fhir-name"), t.find("#fhir-client-id")
+        retype(url, fhir.base_url)
+        retype(client, "hreaderd-fhir")
+        assert name_field.get_attribute("value") == name
+        t.screenshot("fhir-connect-form-desktop-light", full=False)
+        # The line said before the window goes: kept where the test can read it after the trip.
+        t.js("""window.addEventListener('beforeunload', () => sessionStorage.setItem('test.connectNote',
+                  document.querySelector('#fhir-form .form-note').textContent));""")
+        client.send_keys(Keys.ENTER)
+        allow = sandbox_sign_in(t, fhir, "Daisey Johns (born 2015-04-04)")
+        query = fhir.stats()["lastAuthorizeQuery"]
+        assert query["client_id"] == "hreaderd-fhir" and query["code_challenge_method"] == "S256", query
+        assert query["redirect_uri"] == t.daemon.origin + "/sources/callback", query
+        assert query["aud"] == fhir.base_url, query
+        t.screenshot("fhir-sandbox-sign-in", full=False)
+        t.click(allow)
+
+        # Back in the app, in the window the person left, with Add records open at the servers.
+        wait_until(lambda: t.driver.current_url == app_window and t.on_app(), timeout=20,
+                   message=f"the app after the sign-in (now {t.driver.current_url})")
+        wait_until(lambda: dialog_shown(t), message="Add records, open at the servers")
+        assert t.driver.switch_to.active_element.get_attribute("id") == "servers-heading", "the servers' heading has the focus"
+        assert t.js("return sessionStorage.getItem('test.connectNote')") == "Opening your provider’s sign-in page…"
+        wait_until(lambda: fhir_source_item(t, "#servers-list", name), timeout=10, message="the new server in the list")
+        assert f"You are signed in at {name}." in t.text("#servers-note"), t.text("#servers-note")
+
+        def job_done():
+            _, data = t.daemon.request("GET", "/imports.json")
+            jobs = [j for j in data["jobs"] if j["source"] == name]
+            return jobs and jobs[0]["state"] not in ("queued", "running") and (jobs[0], data)
+        job, imports = wait_until(job_done, timeout=60, interval=0.3, message="the first import from the sandbox")
+        assert job["state"] == "done", job
+        source = next(s for s in imports["sources"] if s["name"] == name)
+        assert source["kind"] == "fhir" and source["state"] == "ok" and source["signed_in"], source
+        assert source["url"] == fhir.base_url and source["client_id"] == "hreaderd-fhir", source
+        item = lambda: fhir_source_item(t, "#servers-list", name).text  # noqa: E731
+        wait_until(lambda: "Last import finished" in item(), timeout=15, message="the finished import in the list")
+        text = item()
+        assert "FHIR" in text and "Up to date" in text and fhir.base_url in text and "Last synced" in text, text
+        if daisey_before:  # Daisey came from a file earlier in the run: the server's record updates her
+            assert job["patients"]["updated"] == 1 and "1 updated" in text, (job, text)
+        else:
+            assert job["patients"]["added"] == 1 and "1 new person" in text and "252 new entries" in text, (job, text)
+        assert "arrived" in fhir_source_item(t, "#servers-list", name).get_attribute("class")
+        t.js("document.getElementById('servers').scrollIntoView()")
+        t.screenshot("fhir-servers-after-sync-desktop-light", full=False)
+        # The Imports card lists it the same way.
+        card = fhir_source_item(t, "#imports", name)
+        assert card is not None and "FHIR" in card.text and "Up to date" in card.text, card and card.text
+
+        # The sandbox saw the PKCE verifier, and no token ever went into a URL.
+        stats = fhir.stats()
+        assert stats["pkceVerified"] and stats["pkceFailures"] == 0, stats
+        assert stats["tokensInURL"] == 0, stats
+        assert stats["grantsIssued"].get("authorization_code") == 1, stats
+        assert stats["requests"].get("everything", 0) >= 1 and stats["resourcesServed"] >= 300, stats
+
+        # Daisey from the Person list, her whole record: what GET /timeline.json says.
+        t.find('#upload [data-close]').click()
+        wait_until(lambda: not t.find("#upload").is_displayed(), message="Add records to close")
+        _, after = t.daemon.request("GET", "/patients.json")
+        daisies = [p for p in after["patients"] if p["name"] == "Daisey Johns"]
+        assert len(daisies) == 1, f"one Daisey Johns: {daisies}"
+        daisey = daisies[0]["id"]
+        if daisey_before:
+            assert daisey == daisey_before[0]
+        else:
+            assert daisies[0]["source"] == name, daisies[0]
+        option = wait_until(lambda: [o for o in t.find_all("#patient-select option") if o.text.startswith("Daisey Johns")],
+                            timeout=10, message="Daisey Johns in the Person list")
+        assert len(option) == 1, [o.text for o in option]
+        Select(t.find("#patient-select")).select_by_visible_text(option[0].text)
+        t.wait_rendered("#/decade/2011-01-01", "Daisey Johns", timeout=15)
+        t.click(t.find('.view-button[data-view="all"]'))
+        t.wait_rendered("#/all", "Daisey Johns", timeout=15)
+        payload = t.daemon.api(f"/timeline.json?page=all&patient={daisey}")
+        ongoing = payload.get("ongoing") or []
+        expected = {lane: len(payload.get(key) or []) + sum(1 for e in ongoing if e.get("type") == lane) for lane, key in LANE_KEYS.items()}
+        expected = {lane: n for lane, n in expected.items() if n}
+        assert t.lane_counts() == expected, f"the lanes {t.lane_counts()} against GET /timeline.json {expected}"
+        assert expected == DAISEY_LANES, expected
+        total = sum(expected.values())
+        assert f"All view · {total:,} record entries" in t.text("#timeline-summary"), t.text("#timeline-summary")
+        shown = sorted(e.text for e in t.find_all('#entry-lists .entry-group[data-type="condition"] .desc-text'))
+        assert shown == sorted(c["description"] for c in payload["conditions"]), shown
+        assert any(label.startswith("Asthma self management, care goal,") for label in t.lane_labels("care_goal")), t.lane_labels("care_goal")
+        t.screenshot("fhir-daisey-all-desktop-light", full=False)
+
+        # An unknown sign-in at the callback: 400 with the daemon's words, and nothing changes.
+        answer = t.js("""return fetch('/sources/callback?code=made-up&state=not-a-sign-in', {cache: 'no-store'})
+                           .then(async (r) => [r.status, r.headers.get('Content-Type'), await r.json()]);""")
+        assert answer[0] == 400 and "application/json" in answer[1] and answer[2]["error"]["code"] == "unknown_sign_in", answer
+        t.driver.get(t.daemon.origin + "/sources/callback?code=made-up&state=not-a-sign-in")
+        page = wait_until(lambda: t.find("body").text, message="the callback's answer")
+        assert "unknown_sign_in" in page and "This sign-in is unknown or has expired" in page, page
+        t.driver.get(t.daemon.origin + "/sources/callback?error=access_denied&state=not-a-sign-in")
+        page = wait_until(lambda: t.find("body").text, message="the callback's answer")
+        assert "sign_in_refused" in page and "access_denied" in page, page
+        _, now = t.daemon.request("GET", "/imports.json")
+        assert [s["name"] for s in now["sources"]] == [s["name"] for s in imports["sources"]], now["sources"]
+
+        # The server refuses the next refresh: the source needs a new sign-in, which the card offers.
+        fhir.fault("expired-token", target="any")
+        fhir.fault("refuse-refresh", target="token")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+        t.open("#/decade/2011-01-01", t.henry)
+        t.click(t.find("#sync-now"))
+        wait_until(lambda: "Needs sign-in" in (fhir_source_item(t, "#imports", name).text or ""), timeout=30, interval=0.3,
+                   message="the source to need a new sign-in")
+        card = fhir_source_item(t, "#imports", name)
+        assert "sign in again" in card.text and "--update" not in card.text, card.text
+        t.js("arguments[0].scrollIntoView({block: 'center'})", card)
+        t.screenshot("fhir-needs-sign-in-desktop-light", full=False)
+        again = [b for b in t.find_all("button", card) if b.text == "Sign in again"]
+        assert len(again) == 1, card.text
+        t.click(again[0])
+        t.click(sandbox_sign_in(t, fhir, "Daisey Johns (born 2015-04-04)"))
+        wait_until(lambda: t.driver.current_url == app_window and t.on_app() and dialog_shown(t), timeout=20,
+                   message="the app after signing in again")
+
+        def signed_in_again():
+            _, data = t.daemon.request("GET", "/imports.json")
+            source = next(s for s in data["sources"] if s["name"] == name)
+            jobs = [j for j in data["jobs"] if j["source"] == name]
+            return source["state"] == "ok" and source["signed_in"] and jobs[0]["state"] == "done" and jobs[0]
+        wait_until(signed_in_again, timeout=60, interval=0.3, message="a sync after signing in again")
+        wait_until(lambda: "Up to date" in fhir_source_item(t, "#servers-list", name).text, timeout=15, message="the source up to date")
+        assert fhir.stats()["grantsIssued"].get("authorization_code") == 2, fhir.stats()
+        assert fhir.stats()["tokensInURL"] == 0
+    finally:
+        fhir.stop()
+        _, sources = t.daemon.request("GET", "/imports.json")
+        if any(s["name"] == name for s in (sources or {}).get("sources", [])):
+            t.daemon.cli("source", "remove", name, "--delete-patients")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    _, people = t.daemon.request("GET", "/patients.json")
+    assert {p["id"] for p in people["patients"]} == before_ids, "removing the source took away only what it brought"
+    t.open("#/decade/2011-01-01", t.henry)
+
+
+def dialog_shown(t):
+    try:
+        return t.find("#upload").is_displayed() and t.find("#servers").is_displayed()
+    except Exception:  # noqa: BLE001 - the page is still loading
+        return False
 
 
 FAKE_IMPORTS = """
@@ -2818,6 +3080,7 @@ TESTS = [
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,
     test_sync_now_imports_from_a_real_rhex_server,
+    test_fhir_source_connected_in_the_browser,
     test_errors_say_what_to_do,
     test_controls_have_names_and_keyboard_reach,
     test_screenshots_phone_and_desktop_light_and_dark,

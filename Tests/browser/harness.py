@@ -17,7 +17,7 @@ from pathlib import Path
 # The daemon itself is started by the harness the reliability runs and the benchmark share.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tools" / "harness"))
 import hreaderd_harness  # noqa: E402
-from hreaderd_harness import PUBLIC_DIR, REPO as ROOT, Sandbox, free_port  # noqa: E402,F401
+from hreaderd_harness import PUBLIC_DIR, REPO as ROOT, FHIRSandbox, Sandbox, free_port  # noqa: E402,F401
 
 PASSWORD = "correct horse battery staple"
 

@@ -15,12 +15,20 @@ output (stdout and stderr) to a log file of its own in the work directory: `log_
     status, body = daemon.http("GET", "/timeline.json?page=year")
     daemon.stop()
 
-Sandbox starts the project's RHEx server (rhex-sandbox) the same way. Standard library only; the scripts
-put this folder on sys.path by its path relative to their own file.
+Sandbox starts the project's RHEx server (rhex-sandbox) the same way, and FHIRSandbox its FHIR R4 server
+with SMART App Launch (fhir-sandbox), which it also drives through the sandbox's /_sandbox routes:
+
+    fhir = FHIRSandbox(bin_dir / "fhir-sandbox", "--data", bundle)   # fhir.base_url: http://127.0.0.1:PORT/fhir
+    fhir.fault("refuse-refresh", target="token")                       # the next refresh is refused
+    assert fhir.stats()["pkceVerified"]
+    fhir.stop()
+
+Standard library only; the scripts put this folder on sys.path by its path relative to their own file.
 """
 
 import http.client
 import itertools
+import json
 import os
 import re
 import signal
@@ -295,3 +303,85 @@ class Sandbox:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
+
+
+class FHIRSandbox:
+    """The project's FHIR R4 server (fhir-sandbox, built beside hreaderd) on a free loopback port: SMART
+    discovery, its sign-in page at /authorize, tokens, $everything. `args` are the sandbox's own (--data
+    PATH, --client-id ID, --user NAME:PASSWORD, --auto-approve, --fault SPEC, …). Its output (the base URL,
+    client id and users it prints) goes to `log_path` when one is given."""
+
+    def __init__(self, binary, *args, timeout=20, log_path=None):
+        self.port = free_port()
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.base_url = f"{self.origin}/fhir"
+        self.log_path = Path(log_path) if log_path else None
+        self._log = open(self.log_path, "wb") if self.log_path else None
+        output = self._log or subprocess.DEVNULL
+        self.process = subprocess.Popen([str(binary), "--listen", f"127.0.0.1:{self.port}", *map(str, args)],
+                                        stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT if self._log else subprocess.DEVNULL)
+        try:
+            wait_for_port(self.port, timeout, self.process, name="fhir-sandbox")
+        except RuntimeError:
+            self.kill()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def admin(self, method, path, body=None, timeout=10):
+        """(status, parsed JSON or None) of a request to the sandbox (its /_sandbox routes, say)."""
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"} if data is not None else {}
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+        finally:
+            conn.close()
+        try:
+            return response.status, (json.loads(raw) if raw else None)
+        except ValueError:
+            return response.status, None
+
+    def stats(self):
+        """GET /_sandbox/stats: requests by kind, grants issued and refused, pkceVerified, tokensInURL, the last
+        authorize request's query (lastAuthorizeQuery), …"""
+        status, data = self.admin("GET", "/_sandbox/stats")
+        if status != 200:
+            raise RuntimeError(f"fhir-sandbox: GET /_sandbox/stats answered {status}: {data}")
+        return data
+
+    def fault(self, fault, target="any", count=1):
+        """A fault for the next `count` requests of `target` (count None: always): "500", "429=SECONDS",
+        "delay=SECONDS", "truncate", "expired-token", "refuse-refresh", "outcome=STATUS:TEXT"."""
+        status, data = self.admin("POST", "/_sandbox/faults", {"fault": fault, "target": target, "count": count})
+        if status != 204:
+            raise RuntimeError(f"fhir-sandbox: fault {fault}@{target} refused ({status}): {data}")
+
+    def clear_faults(self):
+        self.admin("DELETE", "/_sandbox/faults")
+
+    def stop(self, timeout=10):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_log()
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self._close_log()
+
+    def _close_log(self):
+        if self._log is not None:
+            self._log.close()
+            self._log = None

@@ -1,9 +1,6 @@
 import FHIRClient
 import FHIRSandbox
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ImportJobs
 import Store
 import TimelineAPI
@@ -62,7 +59,7 @@ enum FHIRSyncBenchmark {
                 let signIn = SMARTSignIn(name: name, server: try FHIRServerURL(sandbox.baseURL), clientID: configuration.clientID,
                                          clientSecret: nil, redirectURI: "http://127.0.0.1:9/sources/callback", syncIntervalSeconds: 0)
                 let url = try await signIn.begin(store: store, fetcher: fetcher)
-                let answer = try await fetcher.fetch(URLRequest(url: url), limit: 1 << 16)
+                let answer = try await fetcher.fetch(HTTPRequest(url: url), limit: 1 << 16)
                 guard let location = answer.header("location"), let items = URLComponents(string: location)?.queryItems,
                       let code = items.first(where: { $0.name == "code" })?.value, let state = items.first(where: { $0.name == "state" })?.value,
                       try await store.completeSignIn(.state(state), code: code, now: Store.now()) != nil else {

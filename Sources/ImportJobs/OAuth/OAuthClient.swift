@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Store
 
 /// An OAuth2 token endpoint (RHEx's `/oauth2/token`, a SMART server's `token_endpoint`): a form post with
@@ -52,11 +49,11 @@ public struct OAuthClient: Sendable {
         }
         fields.append(("client_id", clientID))
         if !clientSecret.isEmpty { fields.append(("client_secret", clientSecret)) }
-        var request = URLRequest(url: tokenURL)
+        var request = HTTPRequest(url: tokenURL)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(Self.formEncode(fields).utf8)
+        request.httpBody = Array(Self.formEncode(fields).utf8)
         let answer = try await fetcher.fetch(request, limit: limit)
         let url = HTTPFetcher.display(tokenURL)
         switch answer.status {
