@@ -13,6 +13,7 @@ import { EntryLists } from './js/entry-list.js';
 import { PostsList, describePost } from './js/posts.js';
 import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
 import { ImportsPanel } from './js/imports.js';
+import { ConnectForm, IMPORTS_HASH, takeSignInReturn } from './js/fhir-connect.js';
 import { UploadPanel } from './js/uploads.js';
 import { SignIn } from './js/session.js';
 import { PatientPicker, groupPeople, personMeta } from './js/patients.js';
@@ -112,7 +113,10 @@ const labs = new ChartGrid($('#labs'));
 const levelsChart = new ChartGrid($('#levels-chart'));
 const lists = new EntryLists($('#entry-lists'), { onOpen: (group, el) => details.open(group, el) });
 const posts = new PostsList($('#posts'), { onDelete: deletePost });
-const imports = new ImportsPanel($('#imports'), $('#sync-now'), { api, onImported: () => { loadPatients().then(reload); } });
+const imports = new ImportsPanel($('#imports'), $('#sync-now'), {
+  api, mirror: $('#servers-list'), onImported: () => { loadPatients().then(reload); },
+});
+const connect = new ConnectForm($('#fhir-connect'), { api, sources: () => imports.sources });
 const uploads = new UploadPanel($('#upload'), {
   api,
   currentPatient: () => (state.patientId ? { id: state.patientId, name: state.patients.get(state.patientId)?.name || '' } : null),
@@ -124,6 +128,11 @@ const uploads = new UploadPanel($('#upload'), {
   onFinished: () => documents.refresh(),
 });
 for (const button of [$('#add-records'), $('#add-files')]) button.addEventListener('click', () => uploads.open(button));
+$('#connect-server').addEventListener('click', (event) => uploads.open(event.currentTarget, connect.show()));
+$('#upload').addEventListener('close', () => {
+  $('#servers-note').textContent = '';
+  imports.markArrived(null);
+});
 const signIn = new SignIn({ api, onSignedIn: enterApp });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
 const people = new PeoplePanel($('#people'), {
@@ -202,9 +211,37 @@ function settleAfterLoad(drawn) {
 }
 
 window.addEventListener('hashchange', () => {
+  // #imports (where a provider's sign-in comes back to) is taken once signed in: see enterApp.
+  const arrival = state.signedIn ? takeImportsAddress() : null;
   state.window = parseHash();
   if (state.signedIn) reload();
+  if (arrival) showServers(arrival);
 });
+
+/**
+ * The address #imports, where the daemon sends the browser after a sign-in at a FHIR provider: the window
+ * the person left from takes its place in the address (else the Summary). Returns {name} (the source being
+ * connected, when this tab began it) or null for any other address.
+ */
+function takeImportsAddress() {
+  if (location.hash !== IMPORTS_HASH) return null;
+  const kept = takeSignInReturn();
+  const back = kept?.hash && kept.hash !== IMPORTS_HASH ? parseHash(kept.hash) : parseHash('');
+  history.replaceState(history.state, '', buildHash(back));
+  state.window = parseHash();
+  return { name: kept?.name || null };
+}
+
+/** Add records, open at the servers: the one just signed in to is marked, its first import followed. */
+function showServers(arrival) {
+  imports.markArrived(arrival.name);
+  const known = arrival.name && imports.sources.some((source) => source.name === arrival.name);
+  $('#servers-note').textContent = known
+    ? `You are signed in at ${arrival.name}. Its first import is followed below.`
+    : '';
+  imports.refresh();
+  uploads.open(null, $('#servers-heading'));
+}
 
 for (const button of $$('.view-button')) {
   button.addEventListener('click', () => {
@@ -251,10 +288,14 @@ async function enterApp() {
   ui.boot.hidden = true;
   ui.app.hidden = false;
   ui.main.focus({ preventScroll: true });
-  imports.start();
+  const arrival = takeImportsAddress();
+  const importsShown = imports.start();
   backups.start();
+  // Back from a provider's sign-in: what the first import has brought is in the family list too.
+  if (arrival) await importsShown;
   await loadPatients();
   await reload();
+  if (arrival) showServers(arrival);
 }
 
 function leaveApp(reason) {

@@ -1366,6 +1366,8 @@ def test_fhir_source_connected_in_the_browser(t):
         "/sources - Failed to load resource: the server responded with a status of 502",  # no server at that address
         "/authorize?",  # the sandbox's page for a client it does not know (400)
         "/sources/callback?",  # an unknown sign-in (400)
+        "/favicon.ico - Failed to load resource",  # the browser's own ask, beside the callback's JSON answer
+        "Failed to load resource: the server responded with a status of 401",  # back with no session
     ]
     _, before = t.daemon.request("GET", "/patients.json")
     before_ids = {p["id"] for p in before["patients"]}
@@ -1438,7 +1440,7 @@ def test_fhir_source_connected_in_the_browser(t):
         assert t.driver.switch_to.active_element.get_attribute("id") == "servers-heading", "the servers' heading has the focus"
         assert t.js("return sessionStorage.getItem('test.connectNote')") == "Opening your provider’s sign-in page…"
         wait_until(lambda: fhir_source_item(t, "#servers-list", name), timeout=10, message="the new server in the list")
-        assert f"You are signed in at {name}." in t.text("#servers-note"), t.text("#servers-note")
+        assert t.text("#servers-note") == f"You are signed in at {name}. Its first import is followed below.", t.text("#servers-note")
 
         def job_done():
             _, data = t.daemon.request("GET", "/imports.json")
@@ -1460,6 +1462,17 @@ def test_fhir_source_connected_in_the_browser(t):
         assert "arrived" in fhir_source_item(t, "#servers-list", name).get_attribute("class")
         t.js("document.getElementById('servers').scrollIntoView()")
         t.screenshot("fhir-servers-after-sync-desktop-light", full=False)
+        try:
+            t.browser.viewport(390, 844, dark=True)
+            time.sleep(0.3)
+            width = t.js("return [arguments[0].scrollWidth, arguments[0].clientWidth]", t.find("#upload"))
+            assert width[0] <= width[1] + 1, f"Add records scrolls sideways on a phone: {width}"
+            t.find("#fhir-connect summary").click()
+            t.js("document.getElementById('servers').scrollIntoView()")
+            t.screenshot("fhir-servers-after-sync-phone-dark", full=False)
+            t.find("#fhir-connect summary").click()
+        finally:
+            t.browser.viewport(1280, 900)
         # The Imports card lists it the same way.
         card = fhir_source_item(t, "#imports", name)
         assert card is not None and "FHIR" in card.text and "Up to date" in card.text, card and card.text
@@ -1543,6 +1556,17 @@ def test_fhir_source_connected_in_the_browser(t):
         wait_until(lambda: "Up to date" in fhir_source_item(t, "#servers-list", name).text, timeout=15, message="the source up to date")
         assert fhir.stats()["grantsIssued"].get("authorization_code") == 2, fhir.stats()
         assert fhir.stats()["tokensInURL"] == 0
+
+        # Back from a provider with no session left (it lasted longer than the session, or another address):
+        # the password first, then the servers, over the Summary.
+        t.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        t.driver.get("about:blank")
+        t.driver.get(t.base + "#imports")
+        wait_until(lambda: t.find("#signin").is_displayed(), message="the sign-in screen")
+        t.sign_in()
+        wait_until(lambda: dialog_shown(t) and fhir_source_item(t, "#servers-list", name), message="the servers after signing in")
+        assert t.driver.current_url == t.base + "#/summary", t.driver.current_url
+        assert not t.text("#servers-note"), "no sign-in of this tab to speak of"
     finally:
         fhir.stop()
         _, sources = t.daemon.request("GET", "/imports.json")

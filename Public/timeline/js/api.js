@@ -71,6 +71,9 @@ export const api = {
   imports: () => request('GET', '/imports.json', { background: true }),
   // No body: every source; {"source": name}: that one.
   syncNow: (source) => request('POST', '/imports', source ? { body: { source } } : {}),
+  // A FHIR server (SMART App Launch): {name, fhir, client_id} begins the sign-in; 201 {name, authorize_url,
+  // expires_at}: the provider's sign-in page, which sends the browser back through /sources/callback.
+  addSource: (source) => request('POST', '/sources', { body: source }),
   // One file a request: its raw bytes, named by `name`; `patient`: add it to that person's record.
   uploadFile: (file, patient) => request('POST', '/imports/files', {
     query: { name: file.name, patient },

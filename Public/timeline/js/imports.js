@@ -1,10 +1,14 @@
-// Import status: the RHEx sources, their jobs with progress, errors and sources that need the user
-// to sign in again, and "Sync now". Polls while a job runs; calm when nothing is configured.
+// Import status: the record servers (RHEx and FHIR sources), their jobs with progress, errors and
+// sources that need the user to sign in again (a FHIR one: "Sign in again" here), and "Sync now". Polls
+// while a job runs; calm when nothing is configured. The same list is shown in the Imports card and,
+// under "Health record servers", in Add records (the `mirror`).
 
 import { h, clear } from './dom.js';
 import { relative, formatDateTime } from './format.js';
+import { beginSignIn } from './fhir-connect.js';
 
 const ACTIVE = new Set(['queued', 'running']);
+const KIND_NAMES = { fhir: 'FHIR', rhex: 'RHEx' };
 const FAST_POLL = 2000;
 const SLOW_POLL = 60000;
 /**
@@ -16,8 +20,9 @@ const AWAY_AFTER_MS = 5 * 60 * 1000;
 let lastUse = Date.now();
 
 export class ImportsPanel {
-  constructor(root, button, { api, onImported }) {
+  constructor(root, button, { api, onImported, mirror = null }) {
     this.root = root;
+    this.mirror = mirror;
     this.button = button;
     this.api = api;
     this.onImported = onImported;
@@ -25,6 +30,9 @@ export class ImportsPanel {
     this.running = false;
     this.lastDone = null;
     this.paused = false;
+    this.sources = []; // the servers listed last (not the files source)
+    this.notes = new Map(); // source name → {text, error}: what "Sign in again" said
+    this.arrived = null; // the source just signed in to, marked in the list
     button.addEventListener('click', () => this.syncNow());
     const back = () => {
       lastUse = Date.now();
@@ -35,11 +43,23 @@ export class ImportsPanel {
     };
     for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart']) document.addEventListener(type, back, { passive: true });
     document.addEventListener('visibilitychange', back);
+    // Back from a provider's page to this page as the browser kept it: "Sign in again" is usable again.
+    window.addEventListener('pageshow', (event) => {
+      if (!event.persisted) return;
+      this.notes.clear();
+      if (this.running) this.refresh();
+    });
   }
 
+  /** Starts polling; resolves once the first answer is shown. */
   start() {
     this.running = true;
-    this.refresh();
+    return this.refresh();
+  }
+
+  /** Marks the source of this name in the list: the one the person just signed in to. */
+  markArrived(name) {
+    this.arrived = name || null;
   }
 
   stop() {
@@ -67,7 +87,7 @@ export class ImportsPanel {
         return; // This daemon has no import routes; nothing to poll.
       }
       if (error.status === 401 || error.status === 423) return;
-      clear(this.root).append(h('p', { class: 'muted' }, `Import status is not available: ${error.message}`));
+      for (const root of this.roots()) clear(root).append(h('p', { class: 'muted' }, `Import status is not available: ${error.message}`));
       this.schedule(SLOW_POLL);
       return;
     }
@@ -79,6 +99,7 @@ export class ImportsPanel {
     const fileSources = new Set(all.filter((source) => source.kind === 'file').map((source) => source.name));
     const jobs = (data?.jobs || []).map((job) => ({ ...job, source: job.source ?? job.source_name }))
       .filter((job) => job.trigger !== 'upload' && !fileSources.has(job.source));
+    this.sources = sources;
     if (!sources.length && !jobs.length) {
       this.renderNone(files);
       this.schedule(SLOW_POLL);
@@ -92,24 +113,31 @@ export class ImportsPanel {
     this.schedule(active ? FAST_POLL : SLOW_POLL);
   }
 
+  roots() {
+    return this.mirror ? [this.root, this.mirror] : [this.root];
+  }
+
   renderNone(files) {
     this.button.hidden = true;
     clear(this.root).append(h('div', { class: 'calm' },
-      h('p', null, 'No RHEx servers are set up.'),
+      h('p', null, 'No record servers are connected.'),
       h('p', { class: 'small' },
         files?.last_sync_at ? `Records came from files, last imported ${relative(files.last_sync_at)}. ` : 'Records in this store came from files. ',
-        'To pull records from an RHEx server, add it on the command line:'),
+        'Connect your clinic’s, hospital’s or insurer’s health record server (FHIR) with Connect a server. An RHEx server is added on the command line:'),
       h('p', { class: 'small' }, h('code', null, 'hreaderd source add NAME --url …'))));
+    if (this.mirror) clear(this.mirror).append(h('p', { class: 'muted small' }, 'No record servers are connected yet.'));
   }
 
   render(sources, jobs) {
     this.button.hidden = !sources.length;
-    const list = h('ul', { class: 'sources' });
-    const names = new Set(sources.map((source) => source.name));
-    for (const source of sources) list.append(this.renderSource(source, jobs.filter((job) => job.source === source.name)));
-    const orphans = jobs.filter((job) => !names.has(job.source));
-    for (const job of orphans) list.append(h('li', { class: 'source' }, renderJob(job)));
-    clear(this.root).append(list);
+    for (const root of this.roots()) {
+      const list = h('ul', { class: 'sources' });
+      const names = new Set(sources.map((source) => source.name));
+      for (const source of sources) list.append(this.renderSource(source, jobs.filter((job) => job.source === source.name)));
+      const orphans = jobs.filter((job) => !names.has(job.source));
+      for (const job of orphans) list.append(h('li', { class: 'source' }, renderJob(job)));
+      clear(root).append(list);
+    }
   }
 
   renderSource(source, jobs) {
@@ -122,12 +150,22 @@ export class ImportsPanel {
     else if (!source.last_sync_at && !latest.length) badge = h('span', { class: 'badge neutral' }, 'Not synced yet');
     else badge = h('span', { class: 'badge ok' }, 'Up to date');
 
-    const item = h('li', { class: 'source', 'data-source': source.name },
-      h('div', { class: 'source-head' }, h('span', { class: 'source-name' }, source.name), badge));
+    const kind = KIND_NAMES[source.kind] || source.kind;
+    const item = h('li', { class: ['source', source.name === this.arrived && 'arrived'], 'data-source': source.name, 'data-kind': source.kind },
+      h('div', { class: 'source-head' },
+        h('span', { class: 'source-title' }, h('span', { class: 'source-name' }, source.name), kind ? h('span', { class: 'source-kind' }, kind) : null),
+        badge));
     if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, `Last synced ${relative(source.last_sync_at)}`));
     else if (latest.length) item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
     if (source.url) item.append(h('p', { class: 'muted small source-url' }, source.url));
-    if (source.state === 'needs_sign_in') {
+    if (source.state === 'needs_sign_in' && source.kind === 'fhir') {
+      // The same sign-in as when it was connected: the provider's page, then back here.
+      const note = this.notes.get(source.name);
+      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records.'),
+        h('div', { class: 'sign-in-again' },
+          h('button', { type: 'button', class: 'button small primary', onclick: (event) => this.signInAgain(source, event.currentTarget) }, 'Sign in again'),
+          note ? h('p', { class: ['small', note.error ? 'error-text' : 'muted'], role: note.error ? 'alert' : 'status' }, note.text) : null));
+    } else if (source.state === 'needs_sign_in') {
       item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Sign in again on this computer with ', h('code', null, `hreaderd source add ${source.name} --update …`), '.'));
     }
     // The running job, else the newest one; the source's last error only when the job does not say it.
@@ -136,6 +174,26 @@ export class ImportsPanel {
     if (source.last_error && source.state !== 'needs_sign_in' && !jobSaysIt) item.append(h('p', { class: 'small error-text' }, source.last_error));
     if (shown && !(shown.state === 'needs_sign_in' && source.state === 'needs_sign_in')) item.append(renderJob(shown));
     return item;
+  }
+
+  /** "Sign in again" for a FHIR source: the same POST /sources as when it was connected, then its provider's page. */
+  async signInAgain(source, button) {
+    const say = (text, error = false) => {
+      this.notes.set(source.name, { text, error });
+      // The line beside the button, in every list this source is shown in (the next poll draws it too).
+      for (const root of this.roots()) {
+        const place = root.querySelector(`.source[data-source="${CSS.escape(source.name)}"] .sign-in-again`);
+        if (!place) continue;
+        place.querySelector('p')?.remove();
+        place.append(h('p', { class: ['small', error ? 'error-text' : 'muted'], role: error ? 'alert' : 'status' }, text));
+      }
+    };
+    button.disabled = true;
+    const going = await beginSignIn(this.api, { name: source.name, fhir: source.url, client_id: source.client_id }, {
+      note: (text) => say(text),
+      error: (message) => say(message, true),
+    });
+    if (!going) button.disabled = false;
   }
 
   async syncNow() {

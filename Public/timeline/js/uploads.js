@@ -104,14 +104,15 @@ export class UploadPanel {
     });
   }
 
-  open(trigger) {
+  /** Opens the panel; the focus goes to the file picker, or to `focus` (a place further down: the servers). */
+  open(trigger, focus = null) {
     this.trigger = trigger || document.activeElement;
     const current = this.currentPatient();
     this.intoField.hidden = !current;
     if (current) this.intoName.textContent = current.name || 'this person';
     else this.into.checked = false;
     if (!this.dialog.open) this.dialog.showModal();
-    this.input.focus();
+    (focus || this.input).focus();
   }
 
   close() {
