@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ImportJobs
 import Records
 
@@ -71,7 +71,7 @@ struct FHIRAPI: Sendable {
 
     /// `Retry-After` in seconds (RFC 9110 §10.2.3); an HTTP date or nothing waits the default.
     static func retryAfter(_ value: String?) -> Double {
-        guard let value, let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
+        guard let value, let seconds = Double(value.trimmedWhitespace), seconds >= 0, seconds.isFinite else {
             return defaultRetryAfterSeconds
         }
         return seconds

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ImportJobs
 
 /// A FHIR server's base URL as a person gives it (`https://fhir.example.org/r4`): http or https, a host,
@@ -31,13 +31,12 @@ public struct FHIRServerURL: Sendable, Equatable {
     /// `base` + `/` + a path of segments, each percent-encoded, with a query.
     public func url(_ segments: [String], query: [(String, String)] = []) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
-        let path = segments.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: "/")
+        let path = segments.map { PercentEncoding.encode($0) }.joined(separator: "/")
         components.percentEncodedPath = (components.percentEncodedPath.hasSuffix("/") ? components.percentEncodedPath : components.percentEncodedPath + "/") + path
         if !query.isEmpty {
             components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
             // A `+` (a time zone in `_since`) would arrive as a space: encode it.
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         }
         return components.url ?? base
     }

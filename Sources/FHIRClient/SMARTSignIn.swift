@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ImportJobs
 import Store
 
@@ -64,7 +64,7 @@ public struct SMARTSignIn: Sendable {
         ]
         components.queryItems = items
         // `+` in a query is a space to many servers: scopes are joined by spaces, so encode it.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         return components.url ?? endpoint
     }
 }

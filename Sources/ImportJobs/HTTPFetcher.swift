@@ -1,5 +1,5 @@
 import CLibCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -297,7 +297,7 @@ final class CurlDriver: @unchecked Sendable {
             }
             guard let colon = line.firstIndex(of: ":") else { return bytes }
             let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = line[line.index(after: colon)...].trimmedWhitespace
             transfer.headers[name] = value
             // Refused before the body comes: announced larger than the cap.
             if name == "content-length", let length = Int(value), length > transfer.limit {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 import Synchronization
 
@@ -43,10 +43,10 @@ public final class RunProgress: Sendable {
         var text = error.description
         if let recordID, let patientID, !recordID.isEmpty {
             let shown = "{patient \(patientID)}"
-            text = text.replacingOccurrences(of: "record " + recordID + ":", with: "patient " + patientID + ":")
-            for form in Set([recordID, recordID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recordID]) {
-                text = text.replacingOccurrences(of: "/" + form + "/", with: "/" + shown + "/")
-                    .replacingOccurrences(of: "/" + form + ".", with: "/" + shown + ".")
+            text = text.replacing("record " + recordID + ":", with: "patient " + patientID + ":")
+            for form in Set([recordID, Self.percentEncoded(recordID)]) {
+                text = text.replacing("/" + form + "/", with: "/" + shown + "/")
+                    .replacing("/" + form + ".", with: "/" + shown + ".")
             }
         }
         state.withLock { state in
@@ -55,5 +55,17 @@ public final class RunProgress: Sendable {
             if state.firstFailure == nil { state.firstFailure = text }
         }
     }
-}
 
+    /// Every byte but ASCII letters and digits as `%XX`: how a record id can appear in a URL's path.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(byte)
+            default: out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

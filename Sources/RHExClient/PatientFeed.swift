@@ -1,6 +1,6 @@
 import ImportJobs
 import Records
-import Foundation
+import FoundationEssentials
 
 /// The RHEx server's patient list: an Atom feed at the server's root, one `<entry>` per patient.
 ///
@@ -52,7 +52,7 @@ public struct PatientFeed: Sendable, Equatable {
                 if rel == "root", rootID == nil { rootID = id }
             }
             guard let id = alternateID ?? rootID, seen.insert(id).inserted else { continue }
-            let title = entry.node(atom("title")).map { String($0.text.prefix(1024)).trimmingCharacters(in: .whitespacesAndNewlines) }
+            let title = entry.node(atom("title")).map { String($0.text.prefix(1024)).trimmedWhitespace }
             entries.append(Entry(recordID: id, title: title))
         }
         return PatientFeed(entries: entries)
@@ -60,7 +60,7 @@ public struct PatientFeed: Sendable, Equatable {
 
     /// The record id a link's href names, or nil: `…/{id}` for `alternate`, `…/{id}/root.xml` for `root`.
     static func recordID(href: String, rel: String, base: URL) -> String? {
-        guard let url = URL(string: href.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: base)?.absoluteURL,
+        guard let url = URL(string: href.trimmedWhitespace, relativeTo: base)?.absoluteURL,
               let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         else { return nil }
         let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -74,7 +74,7 @@ public struct PatientFeed: Sendable, Equatable {
         default:
             encoded = nil
         }
-        guard let encoded, let id = encoded.removingPercentEncoding else { return nil }
+        guard let encoded, let id = PercentEncoding.decode(encoded) else { return nil }
         return isUsableRecordID(id) ? id : nil
     }
 
@@ -82,7 +82,7 @@ public struct PatientFeed: Sendable, Equatable {
     /// spaces are fine), and unable to climb out of its segment.
     static func isUsableRecordID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 256 && id != "." && id != ".." && !id.contains("/")
-            && id.trimmingCharacters(in: .whitespaces) == id
+            && id.trimmedWhitespace == id
             && id.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && !(0x80...0x9f).contains($0.value) }
     }
 }

@@ -1,6 +1,6 @@
 import ImportJobs
 import Records
-import Foundation
+import FoundationEssentials
 
 /// Where an RHEx server answers, from its base URL (DESIGN.md): the patient feed at the base itself,
 /// `oauth2/token`, and `records/{id}/c32/{id}.json` beneath it.
@@ -46,13 +46,6 @@ public struct RHExEndpoints: Sendable, Equatable {
         return URL(string: "records/\(segment)/c32/\(segment).json", relativeTo: base)?.absoluteURL ?? base
     }
 
-    static func encodeSegment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        // alphanumerics includes non-ASCII letters; keep only ASCII unencoded.
-        return String(text.unicodeScalars.map { scalar -> String in
-            if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
-            return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
-        }.joined())
-    }
+    /// Unreserved ASCII kept, every other byte `%XX`.
+    static func encodeSegment(_ text: String) -> String { PercentEncoding.encode(text) }
 }

@@ -1,6 +1,6 @@
 import ImportJobs
 import Records
-import Foundation
+import FoundationEssentials
 
 /// Authorized requests to one RHEx server during a sync: the token as `Authorization: Bearer` (never
 /// in the URL), one renewal and one repeat on a `401`, a redirect taken as "sign in again", and
@@ -79,7 +79,7 @@ struct RecordDownloader: Sendable {
 
     /// An ETag we can store and send back as it came: printable ASCII, not too long.
     static func usableETag(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmedWhitespace
         guard !trimmed.isEmpty, trimmed.utf8.count <= maximumETagBytes,
               trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return nil }
         return trimmed

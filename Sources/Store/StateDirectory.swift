@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +28,7 @@ public struct StateDirectory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .io("cannot create the state directory \(path): \((error as NSError).localizedDescription)")
+            throw .io("cannot create the state directory \(path): \(error)")
         }
         try checkExists()
         guard chmod(path, 0o700) == 0 else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every failure the store reports. Each case reads as one line an operator can act on.
 public enum StoreError: Error, Sendable, CustomStringConvertible {

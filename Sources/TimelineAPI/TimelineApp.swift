@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPKit
 import ImportJobs
 import Logging
@@ -23,8 +23,9 @@ public final class TimelineApp: Sendable {
         public var readingBodyLimit = 4 * 1024
         /// The summary's modules; tests add their own.
         public var modules: ModuleCatalog = .standard
-        /// Where a FHIR server sends the browser back after sign-in (`http://127.0.0.1:8420/sources/callback`,
-        /// from the first listen address); nil: this request's own host.
+        /// Where a FHIR server sends the browser back after a sign-in begun in the web app; nil (the default):
+        /// `/sources/callback` on the host the person's browser used (an allowed local name, so the session
+        /// and the web app are the same origin when they come back).
         public var sourceCallbackURL: String?
         /// Outbound requests the routes make themselves (SMART discovery when a source is added).
         public var outboundTimeoutSeconds: Double = 15
@@ -176,7 +177,7 @@ extension Request {
     /// The media type of the body, lower case, without parameters.
     var mediaType: String? {
         headers.first(name: "Content-Type").map {
-            $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmedWhitespace.lowercased() } ?? ""
         }
     }
 

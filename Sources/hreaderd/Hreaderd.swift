@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ImportJobs
 import Store
 
@@ -44,6 +49,6 @@ struct Hreaderd: AsyncParsableCommand {
 
     static func fail(_ message: String) -> Never {
         Console.err("hreaderd: \(message)")
-        Foundation.exit(1)
+        Glibc.exit(1)
     }
 }

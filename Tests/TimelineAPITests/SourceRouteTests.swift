@@ -127,6 +127,13 @@ struct SourceRouteTests {
             try await Self.withSandbox { sandbox in
                 let taken = try await Self.begin(served, #"{"name":"pds","fhir":"\#(sandbox.baseURL)","client_id":"hreaderd-fhir"}"#)
                 #expect(taken.status == 409)
+                // A FHIR source's name for another server is refused too; for the same server it is signing in again.
+                try served.store.writeSync { db in
+                    try db.execute("INSERT INTO sources (name, kind, url, settings, created_at) VALUES ('clinic', 'fhir', 'https://other.example/fhir', '{}', 0)")
+                }
+                #expect(try await Self.begin(served, #"{"name":"clinic","fhir":"\#(sandbox.baseURL)","client_id":"hreaderd-fhir"}"#).status == 409)
+                try served.store.writeSync { db in try db.execute("UPDATE sources SET url = ? WHERE name = 'clinic'", [sandbox.baseURL]) }
+                #expect(try await Self.begin(served, #"{"name":"clinic","fhir":"\#(sandbox.baseURL)","client_id":"hreaderd-fhir"}"#).status == 201)
             }
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 
 /// An OAuth2 token endpoint (RHEx's `/oauth2/token`, a SMART server's `token_endpoint`): a form post with
@@ -84,21 +84,7 @@ public struct OAuthClient: Sendable {
         fields.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
-    public static func percentEncode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func percentEncode(_ text: String) -> String { PercentEncoding.encode(text) }
 
     /// Where a redirect points, without its query, for messages.
     public static func location(_ answer: HTTPAnswer) -> String {

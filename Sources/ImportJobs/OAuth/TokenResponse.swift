@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Records
 
 /// The token endpoint's answer (RFC 6749 §5.1): `{access_token, token_type, expires_in, refresh_token}`,
 /// or its error (§5.2): `{"error": "invalid_grant", "error_description": …}`.
@@ -24,26 +25,26 @@ public struct TokenResponse: Sendable, Equatable {
     /// Parses a `200` answer.
     public static func parse(_ body: [UInt8]) throws(SyncError) -> TokenResponse {
         guard let object = jsonObject(body) else { throw .badTokenResponse("not a JSON object") }
-        guard let access = object["access_token"] as? String, !access.isEmpty else {
+        guard let access = text(object["access_token"]), !access.isEmpty else {
             throw .badTokenResponse("no access_token")
         }
         guard access.utf8.count <= maximumTokenBytes, isHeaderSafe(access) else {
             throw .badTokenResponse("the access_token is not a printable token of at most \(maximumTokenBytes) bytes")
         }
-        if let type = object["token_type"] as? String, type.lowercased() != "bearer" {
+        if let type = text(object["token_type"]), type.lowercased() != "bearer" {
             throw .badTokenResponse("token_type \(type.prefix(40)) is not bearer")
         }
         var expiresIn: Int64?
         switch object["expires_in"] {
-        case let number as NSNumber: expiresIn = number.int64Value
-        case let text as String: expiresIn = Int64(text)
+        case .number(let number)?: expiresIn = number.int64 ?? (number.double.isFinite ? Int64(exactly: number.double.rounded(.down)) : nil)
+        case .string(let text)?: expiresIn = Int64(text)
         default: expiresIn = nil
         }
         if let value = expiresIn, value <= 0 { expiresIn = 0 }
-        var refresh = object["refresh_token"] as? String
+        var refresh = text(object["refresh_token"])
         if let token = refresh, token.isEmpty || token.utf8.count > maximumTokenBytes { refresh = nil }
         // A FHIR id: letters, digits, '-' and '.', at most 64 (FHIR R4 §2.21.0.2); anything else is not kept.
-        let patient = (object["patient"] as? String).flatMap { id in
+        let patient = text(object["patient"]).flatMap { id in
             (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7a) || $0 == 0x2d || $0 == 0x2e } ? id : nil
         }
         return TokenResponse(accessToken: access, expiresIn: expiresIn, refreshToken: refresh, patient: patient)
@@ -51,14 +52,21 @@ public struct TokenResponse: Sendable, Equatable {
 
     /// The `error` code of an error answer, when it has one (a short, printable word).
     public static func errorCode(_ body: [UInt8]) -> String? {
-        guard let code = jsonObject(body)?["error"] as? String, !code.isEmpty, code.utf8.count <= 64,
+        guard let code = text(jsonObject(body)?["error"]), !code.isEmpty, code.utf8.count <= 64,
               code.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || $0 == "-") })
         else { return nil }
         return code
     }
 
-    private static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    /// A token answer is a small flat object: read with the project's own bounded JSON scanner.
+    private static func jsonObject(_ body: [UInt8]) -> JSONObject? {
+        guard case .object(let object)? = try? JSONDocument.parse(body, maxBytes: max(body.count, 1), maxDepth: 8) else { return nil }
+        return object
+    }
+
+    private static func text(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
     }
 
     /// Printable ASCII without spaces: safe to put in an `Authorization` header.

@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +62,7 @@ enum FileSystem {
 
     /// fsync of the directory makes a rename or a new file durable.
     static func syncDirectory(containing path: String) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = parentDirectory(of: path)
         let dir = directory.isEmpty ? "." : directory
         let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(path: dir, operation: "open", errnoValue: errno) }

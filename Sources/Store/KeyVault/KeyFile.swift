@@ -1,5 +1,5 @@
 import CLibCrypto
-import Foundation
+import FoundationEssentials
 
 /// The on-disk key file: the store key wrapped once per slot (password, recovery key).
 ///

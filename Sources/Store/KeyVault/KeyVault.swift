@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Wraps and unwraps the store key held in the key file. The raw key never touches the disk unwrapped.
 public struct KeyVault: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// API tokens for `curl` and scripts. The secret is 256 random bits; the store keeps only its SHA-256,
 /// so a copy of the database does not hand out access.
@@ -8,7 +8,7 @@ extension Store {
 
     /// Creates a token; returns it (shown once) with its listing.
     public func createToken(name: String, now: Int64 = Store.now()) async throws(StoreError) -> (token: String, info: APIToken) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmedWhitespace
         guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else { throw .invalidInput("a token name is 1 to 100 bytes") }
         var secret: [UInt8]
         do { secret = try secureRandomBytes(32) } catch { throw .keyVault(error) }
@@ -68,7 +68,7 @@ extension Store {
 
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 }
 

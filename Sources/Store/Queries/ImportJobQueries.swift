@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Import jobs: queued by `POST /imports`, `hreaderd sync` or the daemon's schedule, claimed under a lease
 /// by one process at a time, and finished with what they did. Every step is one short transaction, so a

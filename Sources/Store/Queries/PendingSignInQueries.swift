@@ -7,8 +7,14 @@ extension Store {
             throw .invalidInput("a source name is 1 to 64 letters, digits, '.', '-' or '_', and not \"files\"")
         }
         try await write { db in
-            if let kind = try db.scalar("SELECT kind FROM sources WHERE name = ?", [pending.name], as: String.self), kind != Source.Kind.fhir.rawValue {
-                throw StoreError.invalidInput("there is already a source named \(pending.name), and it is not a FHIR server")
+            if let (kind, url) = try db.row("SELECT kind, url FROM sources WHERE name = ?", [pending.name], { ($0.string(0), $0.stringOrNil(1)) }) {
+                guard kind == Source.Kind.fhir.rawValue else {
+                    throw StoreError.invalidInput("there is already a source named \(pending.name), and it is not a FHIR server")
+                }
+                // Signing in again is to the same server; another server under a used name would replace it.
+                guard url == pending.fhirURL else {
+                    throw StoreError.invalidInput("there is already a source named \(pending.name), for \(url ?? "another server"): choose another name")
+                }
             }
             try db.execute("DELETE FROM pending_sign_ins WHERE name = ? OR expires_at < ?", [pending.name, pending.createdAt])
             try db.execute("""

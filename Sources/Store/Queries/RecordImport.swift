@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Writes one patient's record into the store in one transaction, as a difference against what is
 /// there: new entries are added, changed ones updated in place (keeping their ids), missing ones removed.

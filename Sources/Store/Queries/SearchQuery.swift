@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A search of the full-text index (`SearchIndexSchema`): the matches of the terms within the filter,
 /// ranked by a TF-IDF score over the index's own statistics (best first, then newest), one page of them
@@ -74,8 +79,10 @@ enum SearchQuery {
     /// in this row, hits in all rows, rows with hits. Each phrase adds idf × tf / (tf + k1): rare words
     /// count more, repeats count less and less.
     static func score(_ blob: [UInt8]) -> Double {
-        let values: [UInt32] = stride(from: 0, to: blob.count - 3, by: 4).map { i in
-            UInt32(blob[i]) | UInt32(blob[i + 1]) << 8 | UInt32(blob[i + 2]) << 16 | UInt32(blob[i + 3]) << 24
+        let values: [UInt32] = stride(from: 0, to: blob.count - 3, by: 4).map { (i: Int) -> UInt32 in
+            let low = UInt32(blob[i]) | UInt32(blob[i + 1]) << 8
+            let high = UInt32(blob[i + 2]) << 16 | UInt32(blob[i + 3]) << 24
+            return low | high
         }
         guard values.count >= 2 else { return 0 }
         let phrases = Int(values[0]), columns = Int(values[1])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RHEx sources: what `hreaderd source add|list|remove` manages and the sync reads. Secrets (client
 /// secret, user password, authorization code, tokens) are written here and read back only through

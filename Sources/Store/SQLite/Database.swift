@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// One SQLCipher connection. Not thread-safe by design: a `Database` is owned by exactly one queue
 /// (the store's writer or one reader slot), which is how the `Store` hands it out.

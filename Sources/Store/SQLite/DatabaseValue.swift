@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// A value stored in or read from a column: SQLite's five storage classes.
 public enum DatabaseValue: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 import Synchronization
 
@@ -51,7 +51,7 @@ public final class SessionStore: Sendable {
     static func sessionID(fromCookieHeaders headers: [String]) -> String? {
         for header in headers {
             for part in header.split(separator: ";") {
-                let pair = part.trimmingCharacters(in: .whitespaces)
+                let pair = part.trimmedWhitespace
                 if pair.hasPrefix(cookieName + "=") { return String(pair.dropFirst(cookieName.count + 1)) }
             }
         }

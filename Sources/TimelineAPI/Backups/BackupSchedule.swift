@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Store
 import Synchronization
 
@@ -84,7 +89,7 @@ public final class BackupSchedule: Sendable {
                 try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                return .failure(StoreError.io("cannot create \(settings.directory): \(error.localizedDescription)"))
+                return .failure(StoreError.io("cannot create \(settings.directory): \(error)"))
             }
             do throws(StoreError) { return .success(try store.backup(to: path, now: now)) } catch { return .failure(error) }
         }.value
@@ -119,6 +124,7 @@ public final class BackupSchedule: Sendable {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d%02d%02d-%02d%02d%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return zeroPadded(Int(parts.tm_year) + 1900, 4) + zeroPadded(Int(parts.tm_mon) + 1, 2) + zeroPadded(Int(parts.tm_mday), 2) + "-"
+            + zeroPadded(Int(parts.tm_hour), 2) + zeroPadded(Int(parts.tm_min), 2) + zeroPadded(Int(parts.tm_sec), 2)
     }
 }

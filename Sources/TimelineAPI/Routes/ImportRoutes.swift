@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPKit
 import ImportJobs
 import Store
@@ -37,7 +37,7 @@ struct ImportRoutes {
     func start(_ request: Request) async throws -> Response {
         var name: String?
         // No body (what the web app sends for "all"), or an empty JSON object, syncs every source.
-        let body = request.bodyText?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "-"
+        let body = request.bodyText?.trimmedWhitespace ?? "-"
         if !body.isEmpty && body != "{}" {
             let fields = try PostBody.fields(of: request, limits: app.configuration.postLimits)
             switch fields["source"] {

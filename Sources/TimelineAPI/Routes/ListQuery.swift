@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPKit
 
 /// The query parameters the list routes share (`/search.json`, `/audit.json`): a date range as `end` takes

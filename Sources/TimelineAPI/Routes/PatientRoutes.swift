@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPKit
 import Records
 import Store
@@ -93,7 +93,7 @@ struct PatientRoutes {
                 change.order = .some(order)
             case ("display_name", .null): change.displayName = .some(nil)
             case ("display_name", .string(let text)):
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let trimmed = text.trimmedWhitespace
                 guard trimmed.utf8.count <= Self.maximumDisplayNameBytes, !trimmed.utf8.contains(where: { $0 < 0x20 }) else {
                     throw HTTPError.badRequest("display_name must be one line of at most \(Self.maximumDisplayNameBytes) bytes.", code: "bad_body")
                 }

@@ -1,5 +1,5 @@
 import FHIRClient
-import Foundation
+import FoundationEssentials
 import HTTPKit
 import ImportJobs
 import Records

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A closed time window `[start, end]` in epoch seconds.
 public struct TimelineWindow: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Windows and `end` values computed recently. A client that polls a page sends the same `end` (or none,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses the `end` parameter: an RFC 3339 timestamp, `YYYY-MM-DD` (that day's last second, 23:59:59, in
 /// the daemon's time zone) or epoch seconds.
@@ -42,12 +42,53 @@ public enum WindowEnd {
         return Int64(date.timeIntervalSince1970)
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (RFC 3339 §5.6, `t` and `z` in either case), each field in
+    /// its range and the day in its month; the fraction is dropped (seconds are what the store keeps).
     static func rfc3339(_ text: String) -> Int64? {
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970.rounded(.down)) }
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
         }
-        return nil
+        func at(_ index: Int, _ character: Character) -> Bool { index < bytes.count && bytes[index] == character.asciiValue }
+        guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"), let day = number(8, 2),
+              at(10, "T") || at(10, "t"), let hour = number(11, 2), at(13, ":"), let minute = number(14, 2), at(16, ":"),
+              let second = number(17, 2), (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute),
+              (0...60).contains(second) else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...days[month - 1]).contains(day) else { return nil }
+        var index = 19
+        if at(index, ".") {
+            index += 1
+            let digits = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            guard index > digits else { return nil }
+        }
+        var offset = 0
+        if at(index, "Z") || at(index, "z") {
+            index += 1
+        } else if at(index, "+") || at(index, "-") {
+            let sign = at(index, "-") ? -1 : 1
+            guard let hours = number(index + 1, 2), at(index + 3, ":"), let minutes = number(index + 4, 2), hours <= 23, minutes <= 59 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let epochDays = era * 146_097 + doe - 719_468
+        return Int64(epochDays * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset)
     }
 }

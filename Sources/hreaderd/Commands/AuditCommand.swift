@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Store
 
 /// `audit`: the audit trail, newest first, one line an event.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Store
 import TimelineAPI
 
@@ -40,11 +40,11 @@ struct BackupCommand: ParsableCommand {
         let start = Date()
         let info = try store.backup(to: output)
         store.auditFromCLI(.backup, detail: "\(info.fileBytes) bytes")
-        Console.out("wrote \(output): \(Self.size(info.fileBytes)) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        Console.out("wrote \(output): \(Self.size(info.fileBytes)) in \(decimal(Date().timeIntervalSince(start), places: 1)) s")
     }
 
     static func size(_ bytes: Int64) -> String {
-        bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6) : String(format: "%.0f KB", Double(bytes) / 1e3)
+        bytes >= 1_000_000 ? decimal(Double(bytes) / 1e6, places: 1) + " MB" : decimal(Double(bytes) / 1e3, places: 0) + " KB"
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Store
 import TimelineAPI
 
@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
             }
             Console.err("wrote \(output) (\(document.count) bytes)")
         } else {
-            FileHandle.standardOutput.write(Data(document + [0x0a]))
+            StandardStreams.out(document + [0x0a])
         }
     }
 }

@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ImportJobs
 import Records
 import Store
@@ -73,11 +78,14 @@ struct ImportFileCommand: AsyncParsableCommand {
     /// An RHEx record file (one record, or one a line): read as a stream, as it always was, so a file of
     /// 500 records never sits in memory whole.
     private func isRHExRecordFile(_ path: String) throws -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CLIError("cannot open \(path): \(String(cString: strerror(errno)))")
+        let prefix: [UInt8]
+        do { prefix = try StandardStreams.read(path, upTo: FileImporter.formatProbeBytes) } catch {
+            switch error {
+            case .missing: throw CLIError("cannot open \(path): no such file")
+            case .denied: throw CLIError("cannot open \(path): permission denied")
+            case .failed(let reason): throw CLIError("cannot open \(path): \(reason)")
+            }
         }
-        defer { try? handle.close() }
-        let prefix = [UInt8](handle.readData(ofLength: FileImporter.formatProbeBytes))
         return FileImporter.format(of: prefix) == .rhex
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Store
 
 /// `patients`: the family, and the family's say about each person (name, relationship, order, links,
@@ -36,8 +36,8 @@ struct PatientsCommand: AsyncParsableCommand {
             let header = ["ID", "NAME", "BIRTHDATE", "ENTRIES", "RELATIONSHIP", ""]
             let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
             for row in [header] + rows {
-                Console.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces))
+                Console.out(zip(row, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }.joined(separator: "  ")
+                    .trimmedWhitespace)
             }
         }
     }
@@ -76,7 +76,7 @@ struct PatientsCommand: AsyncParsableCommand {
             if let relationship { change.relationship = .some(Patient.Relationship(rawValue: relationship)) }
             if let order { change.order = .some(order == -1 ? nil : order) }
             if let displayName {
-                let trimmed = displayName.trimmingCharacters(in: .whitespaces)
+                let trimmed = displayName.trimmedWhitespace
                 change.displayName = .some(trimmed.isEmpty ? nil : trimmed)
             }
             guard let patient = try store.updatePersonSync(id: patient, change) else {

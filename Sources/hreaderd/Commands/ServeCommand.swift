@@ -1,6 +1,11 @@
 import ArgumentParser
 import FHIRClient
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HTTPKit
 import ImportJobs
 import Logging
@@ -95,11 +100,6 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no web app directory found; serving the API only (pass --public-dir)")
         }
         appConfiguration.idleLockSeconds = Int64(idleLock) * 60
-        // A FHIR server sends the browser back to the first address we listen on (the redirect URI it was given).
-        if let first = listen.first {
-            let host = first.host.contains(":") ? "[\(first.host)]" : first.host
-            appConfiguration.sourceCallbackURL = "http://\(host):\(first.port)/sources/callback"
-        }
         appConfiguration.backups = backupDir.map {
             BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FHIRClient
-import Foundation
+import FoundationEssentials
 import ImportJobs
 import RHExClient
 import Store

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FHIRClient
-import Foundation
+import FoundationEssentials
 import ImportJobs
 import RHExClient
 import Store
@@ -79,7 +79,7 @@ struct SyncCommand: AsyncParsableCommand {
         let name = job.sourceName
         switch job.state {
         case .done:
-            let took = seconds.map { String(format: " in %.1f s", $0) }
+            let took = seconds.map { " in \(decimal($0, places: 1)) s" }
                 ?? job.finishedAt.flatMap { end in job.startedAt.map { " in \(end - $0) s" } } ?? ""
             return "\(name): done\(took): \(job.counts.summary)"
         case .failed:

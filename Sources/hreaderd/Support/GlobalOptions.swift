@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Store
 import TimelineAPI
 
@@ -30,7 +35,7 @@ struct GlobalOptions: ParsableArguments {
         if let value = environment["STATE_DIRECTORY"], !value.isEmpty {
             return String(value.split(separator: ":").first ?? Substring(value))
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.passwordDatabaseHome
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         return dataHome + "/hreaderd"
     }
@@ -58,5 +63,11 @@ extension GlobalOptions {
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
         return try Store.open(at: directory, password: try readPassword(), options: .timeline)
+    }
+
+    /// The user's home from the password database, for a process started without `HOME`.
+    static var passwordDatabaseHome: String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 }

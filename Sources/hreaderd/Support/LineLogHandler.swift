@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -19,7 +19,7 @@ struct LineLogHandler: LogHandler {
     }
 
     /// Where lines go: stderr, directly (the CLI), or through `LogLineWriter` (the daemon).
-    var output: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }
+    var output: @Sendable (String) -> Void = { line in StandardStreams.err(Array(line.utf8)) }
 
     // Called for every request by the access log: built by appending, without Foundation's formatting.
     func log(event: LogEvent) {

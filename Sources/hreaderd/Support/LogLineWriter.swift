@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -35,15 +36,13 @@ final class LogLineWriter: Sendable {
     init(fileDescriptor: Int32, maximumPendingBytes: Int = LogLineWriter.maximumPendingBytes) {
         self.fileDescriptor = fileDescriptor
         self.maximumPendingBytes = maximumPendingBytes
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             while true {
                 wake.wait()
-                Thread.sleep(forTimeInterval: Self.batchDelay)
+                usleep(UInt32(Self.batchDelay * 1_000_000))
                 flush()
             }
         }
-        thread.name = "hreaderd-log"
-        thread.start()
     }
 
     /// Queues `line` (which ends in a newline). Never blocks on the output.

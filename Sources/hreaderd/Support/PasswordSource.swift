@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,17 +19,16 @@ enum PasswordSource: Equatable {
     }
 
     static func readFile(_ path: String, what: String = "password file") throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if !FileManager.default.fileExists(atPath: path) { throw CLIError("the \(what) \(path) does not exist") }
-            throw CLIError("cannot read the \(what) \(path): permission denied")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try handle.read(upToCount: maximumFileSize + 1) ?? Data() } catch {
-            throw CLIError("cannot read the \(what) \(path): \(error.localizedDescription)")
+        let data: [UInt8]
+        do { data = try StandardStreams.read(path, upTo: maximumFileSize + 1) } catch {
+            switch error {
+            case .missing: throw CLIError("the \(what) \(path) does not exist")
+            case .denied: throw CLIError("cannot read the \(what) \(path): permission denied")
+            case .failed(let reason): throw CLIError("cannot read the \(what) \(path): \(reason)")
+            }
         }
         guard data.count <= maximumFileSize else { throw CLIError("the \(what) \(path) is too large (over \(maximumFileSize) bytes)") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CLIError("the \(what) \(path) is not UTF-8 text") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw CLIError("the \(what) \(path) is not UTF-8 text") }
         let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let value = firstLine.hasSuffix("\r") ? String(firstLine.dropLast()) : firstLine
         guard !value.isEmpty else { throw CLIError("the \(what) \(path) is empty: its first line must hold the secret") }

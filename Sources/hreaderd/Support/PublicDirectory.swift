@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Store
 
 /// Where the web app's files are, when `--public-dir` does not say: beside an installed binary
 /// (`PREFIX/share/hreaderd/timeline`), or in the source tree the binary was built from.
@@ -7,18 +8,13 @@ enum PublicDirectory {
         if let option { return option }
         if let value = environment["HREADERD_PUBLIC_DIR"], !value.isEmpty { return value }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let binDirectory = (executable as NSString).deletingLastPathComponent
+        let binDirectory = parentDirectory(of: executable)
         let candidates = [
             binDirectory + "/../share/hreaderd/timeline",           // make install
             binDirectory + "/../../Public/timeline",                // .build/debug/hreaderd
             binDirectory + "/../../../Public/timeline",             // .build/x86_64-unknown-linux-gnu/debug/hreaderd
             FileManager.default.currentDirectoryPath + "/Public/timeline",
         ]
-        return candidates.first { isDirectory($0) }.map { ($0 as NSString).standardizingPath }
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        return candidates.first { StandardStreams.isDirectory($0) }.map(StandardStreams.standardized)
     }
 }

@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Waits for SIGTERM or SIGINT (systemd stops services with SIGTERM; a terminal sends SIGINT).
 enum ShutdownSignal {
@@ -24,14 +30,14 @@ enum ShutdownSignal {
 }
 
 /// True the first time only.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
+final class OnceFlag: Sendable {
+    private let claimed = Mutex(false)
     func claim() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
+        claimed.withLock { claimed in
+            if claimed { return false }
+            claimed = true
+            return true
+        }
     }
 }
 

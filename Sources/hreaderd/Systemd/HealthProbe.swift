@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +11,7 @@ enum HealthProbe {
     /// True when `GET /healthz` on 127.0.0.1:`port` answers 200 within the timeout.
     static func check(port: Int) async -> Bool {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: probe(port: port)) }
-            thread.start()
+            DetachedThread.start { continuation.resume(returning: probe(port: port)) }
         }
     }
 
