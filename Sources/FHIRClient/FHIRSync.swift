@@ -33,21 +33,7 @@ struct FHIRSync: Sendable {
 
     func sync() async throws(SyncError) -> SyncOutcome {
         let store = run.store
-        let source: Source
-        let credentials: (secrets: SourceSecrets, tokens: SourceTokens)
-        do {
-            guard let found = try await store.source(id: run.job.sourceID), let secrets = try await store.sourceCredentials(id: run.job.sourceID) else {
-                throw SyncError.leaseLost
-            }
-            source = found
-            credentials = secrets
-        } catch let error as SyncError {
-            throw error
-        } catch let error as StoreError {
-            throw SyncError.from(error)
-        } catch {
-            throw SyncError.store("\(error)")
-        }
+        let (source, credentials) = try await run.sourceAndCredentials()
         guard source.kind == .fhir, let url = source.url, let server = try? FHIRServerURL(url) else {
             throw .configuration("the source \(source.name) has no FHIR server URL")
         }

@@ -23,6 +23,23 @@ public struct JobRun: Sendable {
     public let onProgress: @Sendable (Int, Int?) -> Void
 }
 
+extension JobRun {
+    /// The job's source with its secrets and tokens, as the store holds them now; `leaseLost` when the
+    /// source was removed meanwhile.
+    public func sourceAndCredentials() async throws(SyncError) -> (source: Source, credentials: (secrets: SourceSecrets, tokens: SourceTokens)) {
+        let source: Source?
+        let credentials: (secrets: SourceSecrets, tokens: SourceTokens)?
+        do {
+            source = try await store.source(id: job.sourceID)
+            credentials = try await store.sourceCredentials(id: job.sourceID)
+        } catch {
+            throw SyncError.from(error)
+        }
+        guard let source, let credentials else { throw .leaseLost }
+        return (source, credentials)
+    }
+}
+
 extension SyncOutcome {
     /// How a run that threw `error` ends.
     public static func of(_ error: SyncError) -> SyncOutcome {

@@ -27,21 +27,7 @@ struct RHExSync: Sendable {
     var onProgress: @Sendable (Int, Int?) -> Void { run.onProgress }
 
     func sync() async throws(SyncError) -> SyncOutcome {
-        let source: Source
-        let credentials: (secrets: SourceSecrets, tokens: SourceTokens)
-        do {
-            guard let found = try await store.source(id: job.sourceID), let secrets = try await store.sourceCredentials(id: job.sourceID) else {
-                throw SyncError.leaseLost
-            }
-            source = found
-            credentials = secrets
-        } catch let error as SyncError {
-            throw error
-        } catch let error as StoreError {
-            throw SyncError.from(error)
-        } catch {
-            throw SyncError.store("\(error)")
-        }
+        let (source, credentials) = try await run.sourceAndCredentials()
         guard source.kind == .rhex, let url = source.url else { throw .configuration("the source \(source.name) has no server URL") }
         let endpoints = try RHExEndpoints(url: url)
         let oauth = OAuthClient(tokenURL: endpoints.token, clientID: source.settings.clientID, clientSecret: credentials.secrets.clientSecret,

@@ -1,3 +1,5 @@
+import Store
+
 /// A proleptic Gregorian calendar day from epoch seconds (UTC), without Foundation: for ages in completed
 /// months (the growth tables) and for the dates messages name.
 struct CivilDate: Equatable {
@@ -5,18 +7,9 @@ struct CivilDate: Equatable {
     var month: Int64
     var day: Int64
 
-    /// Howard Hinnant's `civil_from_days`.
     init(epoch: Int64) {
         let days = epoch >= 0 ? epoch / 86_400 : -((-epoch + 86_399) / 86_400)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        day = doy - (153 * mp + 2) / 5 + 1
-        month = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = CivilDay.date(epochDays: days)
     }
 
     var text: String {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Store
 
 /// Parses the `end` parameter: an RFC 3339 timestamp, `YYYY-MM-DD` (that day's last second, 23:59:59, in
 /// the daemon's time zone) or epoch seconds.
@@ -61,8 +62,8 @@ public enum WindowEnd {
               let second = number(17, 2), (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute),
               (0...60).contains(second) else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...days[month - 1]).contains(day) else { return nil }
+        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...monthLengths[month - 1]).contains(day) else { return nil }
         var index = 19
         if at(index, ".") {
             index += 1
@@ -82,13 +83,7 @@ public enum WindowEnd {
             return nil
         }
         guard index == bytes.count else { return nil }
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let epochDays = era * 146_097 + doe - 719_468
-        return Int64(epochDays * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset)
+        let epochDays = CivilDay.epochDays(year: Int64(year), month: Int64(month), day: Int64(day))
+        return epochDays * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59) - offset)
     }
 }
