@@ -27,6 +27,12 @@ struct BackupRouteTests {
             }
             let listed = try await served.client.get("/backups.json").object
             #expect((listed["backups"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == [names[2], names[1]])
+            // Each listed with its real size on disk.
+            for backup in listed["backups"] as? [[String: Any]] ?? [] {
+                let path = dir.file("backups") + "/" + (backup["name"] as? String ?? "")
+                let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+                #expect(backup["bytes"] as? Int == size && (size ?? 0) > 1000)
+            }
             #expect((listed["last_good"] as? [String: Any])?["file"] as? String == names[2])
             #expect(listed["keep"] as? Int == 2 && listed["every_hours"] as? Double == 1)
             for name in names.suffix(2) { #expect(throws: Never.self) { try BackupFile.verify(settings.directory + "/" + name) } }

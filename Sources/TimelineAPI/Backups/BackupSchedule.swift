@@ -54,19 +54,22 @@ public final class BackupSchedule: Sendable {
     public func files() -> [(name: String, bytes: Int64)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
         return names.filter { $0.hasPrefix("hreaderd-") && $0.hasSuffix(Self.suffix) }.sorted(by: >).map { name in
-            let size = (try? FileManager.default.attributesOfItem(atPath: settings.directory + "/" + name)[.size] as? Int) ?? 0
-            return (name, Int64(size))
+            (name, Self.fileInfo(settings.directory + "/" + name)?.bytes ?? 0)
         }
+    }
+
+    /// A file's size and modification time (epoch seconds), from lstat(2) (backups are never links).
+    static func fileInfo(_ path: String) -> (bytes: Int64, modified: Int64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))
     }
 
     /// Runs until cancelled: a backup when one is due and the store is open.
     public func run(app: TimelineApp) async {
         // The first is due a period after the newest backup there is (a restart does not take one at once),
         // and not before a minute has passed.
-        let newest = files().first.flatMap { file -> Int64? in
-            let modified = try? FileManager.default.attributesOfItem(atPath: settings.directory + "/" + file.name)[.modificationDate] as? Date
-            return modified.map { Int64($0.timeIntervalSince1970) }
-        }
+        let newest = files().first.flatMap { Self.fileInfo(settings.directory + "/" + $0.name)?.modified }
         let first = max(app.now() + 60, (newest ?? 0) + settings.everySeconds)
         state.withLock { $0.nextAt = first }
         while !Task.isCancelled {
