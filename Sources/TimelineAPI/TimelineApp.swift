@@ -27,6 +27,8 @@ public final class TimelineApp: Sendable {
         /// `/sources/callback` on the host the person's browser used (an allowed local name, so the session
         /// and the web app are the same origin when they come back).
         public var sourceCallbackURL: String?
+        /// The memory timeline pages may keep, in bytes (decrypted patient data: dropped when the store locks).
+        public var pageCacheBytes = PayloadCache.defaultBytes
         /// Outbound requests the routes make themselves (SMART discovery when a source is added).
         public var outboundTimeoutSeconds: Double = 15
         /// The largest file `POST /imports/files` takes: the FHIR reader's per-file limit.
@@ -68,7 +70,7 @@ public final class TimelineApp: Sendable {
         self.logger = logger
         self.now = now
         self.sessions = SessionStore(now: now())
-        self.timeline = TimelineReader(calendar: configuration.calendar)
+        self.timeline = TimelineReader(calendar: configuration.calendar, cacheBytes: configuration.pageCacheBytes)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
         self.backups = configuration.backups.map(BackupSchedule.init(settings:))
         self.outbound = HTTPFetcher(timeoutSeconds: configuration.outboundTimeoutSeconds, maxConnectionsPerHost: 2)

@@ -2,7 +2,9 @@ import HTTPKit
 import Synchronization
 
 /// Timeline payloads by patient, revision and window. A payload that cannot have changed (same revision,
-/// same window) is served from here instead of being computed again. Bounded in entries and bytes.
+/// same window) is served from here instead of being computed again. Bounded by a byte budget (the
+/// daemon's `--page-cache-mib`), oldest first out; a page over a quarter of it is never kept, so that one
+/// huge page cannot flush the rest.
 /// Payloads are kept as `ByteBuffer`s: a response shares the cached storage instead of copying it, which
 /// matters because a cached answer is given on an event loop.
 final class PayloadCache: Sendable {
@@ -18,13 +20,14 @@ final class PayloadCache: Sendable {
         var bytes = 0
     }
 
-    let maximumEntries: Int
+    /// The default budget: 32 MiB, a few hundred ordinary pages.
+    static let defaultBytes = 32 << 20
+
     let maximumBytes: Int
     private let state = Mutex(State())
 
-    init(maximumEntries: Int = 64, maximumBytes: Int = 32 * 1024 * 1024) {
-        self.maximumEntries = maximumEntries
-        self.maximumBytes = maximumBytes
+    init(maximumBytes: Int = PayloadCache.defaultBytes) {
+        self.maximumBytes = max(0, maximumBytes)
     }
 
     func payload(for key: Key) -> ByteBuffer? { state.withLock { $0.payloads[key] } }
@@ -36,7 +39,7 @@ final class PayloadCache: Sendable {
             state.payloads[key] = payload
             state.order.append(key)
             state.bytes += payload.readableBytes
-            while state.order.count > maximumEntries || state.bytes > maximumBytes {
+            while state.bytes > maximumBytes, !state.order.isEmpty {
                 let oldest = state.order.removeFirst()
                 state.bytes -= state.payloads.removeValue(forKey: oldest)?.readableBytes ?? 0
             }

@@ -9,10 +9,13 @@ import Store
 /// commit since its head was read) is answered from memory, on the event loop; otherwise one read
 /// resolves the head (enough to answer from the cache), and only a miss reads the snapshot.
 final class TimelineReader: Sendable {
-    let cache = PayloadCache()
+    let cache: PayloadCache
     private let windows: TimelineWindowMemo
 
-    init(calendar: Calendar) { windows = TimelineWindowMemo(calendar: calendar) }
+    init(calendar: Calendar, cacheBytes: Int = PayloadCache.defaultBytes) {
+        windows = TimelineWindowMemo(calendar: calendar)
+        cache = PayloadCache(maximumBytes: cacheBytes)
+    }
 
     /// What a request asks for.
     struct Request: Sendable {

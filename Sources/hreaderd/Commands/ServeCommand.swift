@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Lock the store after this many minutes without an authenticated request (0: never).", valueName: "minutes"))
     var idleLock: Int = 30
 
+    @Option(name: .long, help: ArgumentHelp("Memory for cached timeline pages, in MiB (0: none).", valueName: "MiB"))
+    var pageCacheMib: Int = 32
+
     @Option(name: .long, help: ArgumentHelp("Sync each RHEx source every so many minutes (0: only when asked; a source's own setting wins).",
                                             valueName: "minutes"))
     var syncInterval: Int = 60
@@ -75,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard syncTimeout > 0 && syncTimeout <= 3600 else { throw ValidationError("--sync-timeout must be more than 0 and at most 3600 seconds") }
         guard shutdownGrace >= 0 && shutdownGrace <= 600 else { throw ValidationError("--shutdown-grace must be 0…600 seconds") }
         guard idleLock >= 0 && idleLock <= 7 * 24 * 60 else { throw ValidationError("--idle-lock must be 0…10080 minutes") }
+        guard (0...4096).contains(pageCacheMib) else { throw ValidationError("--page-cache-mib must be 0…4096") }
         guard backupEvery >= 0.01 && backupEvery <= 24 * 365 else { throw ValidationError("--backup-every must be 0.01…8760 hours") }
         guard (1...1000).contains(backupKeep) else { throw ValidationError("--backup-keep must be 1…1000") }
         guard (1...36_500).contains(auditKeepDays) else { throw ValidationError("--audit-keep-days must be 1…36500") }
@@ -100,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no web app directory found; serving the API only (pass --public-dir)")
         }
         appConfiguration.idleLockSeconds = Int64(idleLock) * 60
+        appConfiguration.pageCacheBytes = pageCacheMib << 20
         appConfiguration.backups = backupDir.map {
             BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
         }
