@@ -48,9 +48,9 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // libcurl (libcurl4-openssl-dev): the sync's outbound HTTP, on its C API (no FoundationNetworking).
+        // Not linked: loaded with dlopen at the first request (see Sources/CLibCurl/shim.h); only its header is used here.
         .systemLibrary(
             name: "CLibCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(

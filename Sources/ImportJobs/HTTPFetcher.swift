@@ -56,6 +56,8 @@ public final class HTTPFetcher: Sendable {
     private enum DriverState {
         case notYet
         case running(CurlDriver)
+        /// libcurl could not be loaded: every request says so.
+        case unavailable
         case closed
     }
 
@@ -70,17 +72,22 @@ public final class HTTPFetcher: Sendable {
 
     deinit { close() }
 
-    private func runningDriver() -> CurlDriver? {
-        driver.withLock { state in
+    private func runningDriver() throws(SyncError) -> CurlDriver {
+        let found = driver.withLock { state -> Result<CurlDriver, SyncError> in
             switch state {
-            case .running(let driver): return driver
-            case .closed: return nil
+            case .running(let driver): return .success(driver)
+            case .closed: return .failure(.stopped)
+            case .unavailable: return .failure(CurlLibrary.missing)
             case .notYet:
-                let made = CurlDriver(maxConnectionsPerHost: maxConnectionsPerHost)
+                guard let made = CurlDriver(maxConnectionsPerHost: maxConnectionsPerHost) else {
+                    state = .unavailable
+                    return .failure(CurlLibrary.missing)
+                }
                 state = .running(made)
-                return made
+                return .success(made)
             }
         }
+        return try found.get()
     }
 
     /// Cancels what is in flight and stops the transfer thread.
@@ -95,7 +102,7 @@ public final class HTTPFetcher: Sendable {
 
     /// Sends `request` and returns the whole answer, whatever its status.
     public func fetch(_ request: HTTPRequest, limit: Int) async throws(SyncError) -> HTTPAnswer {
-        guard let driver = runningDriver() else { throw .stopped }
+        let driver = try runningDriver()
         let transfer = Transfer(request: request, limit: limit, timeoutSeconds: timeoutSeconds, display: Self.display(request.url))
         let result: Result<HTTPAnswer, SyncError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -120,6 +127,19 @@ public final class HTTPFetcher: Sendable {
         shown += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return shown
     }
+}
+
+/// libcurl, loaded at the first request (`hcurl_load`: dlopen, its functions, `curl_global_init`, once).
+enum CurlLibrary {
+    /// nil when libcurl (`libcurl.so.4`) cannot be loaded.
+    nonisolated(unsafe) static let api: UnsafePointer<hcurl_api>? = {
+        let api = UnsafeMutablePointer<hcurl_api>.allocate(capacity: 1)
+        api.initialize(to: hcurl_api())
+        guard hcurl_load(api) == 0 else { return nil }
+        return UnsafePointer(api)
+    }()
+
+    static let missing = SyncError.configuration("libcurl (libcurl.so.4, Debian's libcurl4) cannot be loaded: install it to sync from servers")
 }
 
 /// One request in flight: its easy handle, what has come so far, and the continuation resumed once.
@@ -169,18 +189,19 @@ final class CurlDriver: @unchecked Sendable {
         var stopping = false
     }
 
+    private let api: UnsafePointer<hcurl_api>
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
     private var thread = pthread_t()
     /// Transfers libcurl is working on, by easy handle; the thread's own.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
-    static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
-
-    init(maxConnectionsPerHost: Int) {
-        _ = Self.globalInit
-        multi = curl_multi_init()
-        _ = hcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+    /// nil when libcurl cannot be loaded (or has no multi handle to give).
+    init?(maxConnectionsPerHost: Int) {
+        guard let api = CurlLibrary.api, let multi = hcurl_multi_init(api) else { return nil }
+        self.api = api
+        self.multi = multi
+        _ = hcurl_multi_setopt_long(api, multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
         let context = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { context in
             let driver = Unmanaged<CurlDriver>.fromOpaque(context!).takeRetainedValue()
@@ -195,18 +216,18 @@ final class CurlDriver: @unchecked Sendable {
             inbox.submitted.append(transfer)
             return false
         }
-        if refused { transfer.finish(.failure(.stopped)) } else { curl_multi_wakeup(multi) }
+        if refused { transfer.finish(.failure(.stopped)) } else { hcurl_multi_wakeup(api, multi) }
     }
 
     func cancel(_ transfer: Transfer) {
         inbox.withLock { $0.cancelled.append(transfer) }
-        curl_multi_wakeup(multi)
+        hcurl_multi_wakeup(api, multi)
     }
 
     /// Ends every transfer (`stopped`) and the thread; returns when it has.
     func stop() {
         inbox.withLock { $0.stopping = true }
-        curl_multi_wakeup(multi)
+        hcurl_multi_wakeup(api, multi)
         pthread_join(thread, nil)
     }
 
@@ -219,62 +240,62 @@ final class CurlDriver: @unchecked Sendable {
             for transfer in cancelled { end(transfer, with: .failure(.stopped)) }
             if stopping {
                 for transfer in Array(active.values) + submitted { end(transfer, with: .failure(.stopped)) }
-                curl_multi_cleanup(multi)
+                hcurl_multi_cleanup(api, multi)
                 return
             }
             for transfer in submitted where !transfer.isFinished { start(transfer) }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            hcurl_multi_perform(api, multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = hcurl_multi_info_read(api, multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let transfer = active[easy] else { continue }
                 let code = message.pointee.data.result
-                end(transfer, with: Self.result(of: transfer, code: code))
+                end(transfer, with: result(of: transfer, code: code))
             }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ready)
+            hcurl_multi_poll(api, multi, 1000, &ready)
         }
     }
 
     private func start(_ transfer: Transfer) {
-        guard let easy = curl_easy_init() else {
+        guard let easy = hcurl_easy_init(api) else {
             transfer.finish(.failure(.network(url: transfer.display, reason: "libcurl could not start a transfer")))
             return
         }
         transfer.easy = easy
         let request = transfer.request
-        _ = hcurl_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
-        _ = hcurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = hcurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = hcurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
-        _ = hcurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, transfer.timeoutSeconds * 1000)))
-        _ = hcurl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        _ = hcurl_setopt_string(api, easy, CURLOPT_URL, request.url.absoluteString)
+        _ = hcurl_setopt_string(api, easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = hcurl_setopt_long(api, easy, CURLOPT_NOSIGNAL, 1)
+        _ = hcurl_setopt_long(api, easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = hcurl_setopt_long(api, easy, CURLOPT_TIMEOUT_MS, Int(max(1, transfer.timeoutSeconds * 1000)))
+        _ = hcurl_setopt_long(api, easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Every encoding libcurl can decode is offered and decoded; caps apply to the decoded body.
-        _ = hcurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
-        _ = hcurl_setopt_string(easy, CURLOPT_USERAGENT, "hreaderd")
+        _ = hcurl_setopt_string(api, easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = hcurl_setopt_string(api, easy, CURLOPT_USERAGENT, "hreaderd")
         switch request.httpMethod {
-        case "GET": _ = hcurl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case "GET": _ = hcurl_setopt_long(api, easy, CURLOPT_HTTPGET, 1)
         case "POST":
-            _ = hcurl_setopt_long(easy, CURLOPT_POST, 1)
+            _ = hcurl_setopt_long(api, easy, CURLOPT_POST, 1)
         default:
-            _ = hcurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.httpMethod)
+            _ = hcurl_setopt_string(api, easy, CURLOPT_CUSTOMREQUEST, request.httpMethod)
         }
         if let body = request.httpBody {
-            _ = hcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            _ = hcurl_setopt_offset(api, easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             // COPYPOSTFIELDS: libcurl keeps its own copy.
             body.withUnsafeBufferPointer { buffer in
-                _ = hcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+                _ = hcurl_setopt_pointer(api, easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))
             }
         }
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in request.headers { list = curl_slist_append(list, "\(header.name): \(header.value)") }
+        for header in request.headers { list = hcurl_slist_append(api, list, "\(header.name): \(header.value)") }
         // No `Expect: 100-continue` wait on a POST.
-        list = curl_slist_append(list, "Expect:")
+        list = hcurl_slist_append(api, list, "Expect:")
         transfer.headerList = list
-        _ = hcurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        _ = hcurl_setopt_pointer(api, easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        _ = hcurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        _ = hcurl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+        _ = hcurl_setopt_pointer(api, easy, CURLOPT_WRITEDATA, context)
+        _ = hcurl_setopt_data_callback(api, easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let bytes = size * count
             guard transfer.failure == nil, transfer.body.count + bytes <= transfer.limit else {
@@ -285,8 +306,8 @@ final class CurlDriver: @unchecked Sendable {
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: bytes)) }
             return bytes
         }
-        _ = hcurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        _ = hcurl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+        _ = hcurl_setopt_pointer(api, easy, CURLOPT_HEADERDATA, context)
+        _ = hcurl_setopt_data_callback(api, easy, CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let bytes = size * count
             guard let data else { return bytes }
@@ -307,32 +328,32 @@ final class CurlDriver: @unchecked Sendable {
             return bytes
         }
         active[easy] = transfer
-        curl_multi_add_handle(multi, easy)
+        hcurl_multi_add_handle(api, multi, easy)
     }
 
     /// Takes the transfer out of libcurl, frees its handle, and resumes its caller.
     private func end(_ transfer: Transfer, with result: Result<HTTPAnswer, SyncError>) {
         if let easy = transfer.easy {
             active.removeValue(forKey: easy)
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
+            hcurl_multi_remove_handle(api, multi, easy)
+            hcurl_easy_cleanup(api, easy)
             transfer.easy = nil
         }
         if let list = transfer.headerList {
-            curl_slist_free_all(list)
+            hcurl_slist_free_all(api, list)
             transfer.headerList = nil
         }
         transfer.finish(result)
     }
 
-    static func result(of transfer: Transfer, code: CURLcode) -> Result<HTTPAnswer, SyncError> {
+    func result(of transfer: Transfer, code: CURLcode) -> Result<HTTPAnswer, SyncError> {
         if let failure = transfer.failure { return .failure(failure) }
         guard let easy = transfer.easy else { return .failure(.stopped) }
         let url = transfer.display
         switch code {
         case CURLE_OK:
             var status = 0
-            _ = hcurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            _ = hcurl_getinfo_long(api, easy, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPAnswer(status: status, headers: transfer.headers, body: transfer.body))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut(url: url, seconds: transfer.timeoutSeconds))
@@ -348,11 +369,11 @@ final class CurlDriver: @unchecked Sendable {
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .failure(.network(url: url, reason: "the connection was lost"))
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
-            return .failure(.network(url: url, reason: "TLS failed (\(String(cString: curl_easy_strerror(code))))"))
+            return .failure(.network(url: url, reason: "TLS failed (\(String(cString: hcurl_easy_strerror(api, code))))"))
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING:
             return .failure(.network(url: url, reason: "a malformed HTTP answer"))
         default:
-            return .failure(.network(url: url, reason: String(cString: curl_easy_strerror(code))))
+            return .failure(.network(url: url, reason: String(cString: hcurl_easy_strerror(api, code))))
         }
     }
 }
