@@ -44,7 +44,7 @@ public final class RunProgress: Sendable {
         if let recordID, let patientID, !recordID.isEmpty {
             let shown = "{patient \(patientID)}"
             text = text.replacing("record " + recordID + ":", with: "patient " + patientID + ":")
-            for form in Set([recordID, Self.percentEncoded(recordID)]) {
+            for form in Set([recordID, PercentEncoding.encode(recordID)]) {
                 text = text.replacing("/" + form + "/", with: "/" + shown + "/")
                     .replacing("/" + form + ".", with: "/" + shown + ".")
             }
@@ -54,18 +54,5 @@ public final class RunProgress: Sendable {
             if error.isTransient { state.transientFailures += 1 }
             if state.firstFailure == nil { state.firstFailure = text }
         }
-    }
-
-    /// Every byte but ASCII letters and digits as `%XX`: how a record id can appear in a URL's path.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(byte)
-            default: out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

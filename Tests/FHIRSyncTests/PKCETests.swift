@@ -1,5 +1,6 @@
 import Foundation
 @testable import FHIRClient
+import Store
 import Testing
 
 /// PKCE and the authorization request, against the RFC's own example.
@@ -22,10 +23,10 @@ struct PKCETests {
 
     @Test("base64url without padding, at every length remainder")
     func base64url() {
-        #expect(PKCE.base64url(Array("f".utf8)) == "Zg")
-        #expect(PKCE.base64url(Array("fo".utf8)) == "Zm8")
-        #expect(PKCE.base64url(Array("foo".utf8)) == "Zm9v")
-        #expect(PKCE.base64url([0xfb, 0xff]) == "-_8")
+        #expect(Base64URL.encode(Array("f".utf8)) == "Zg")
+        #expect(Base64URL.encode(Array("fo".utf8)) == "Zm8")
+        #expect(Base64URL.encode(Array("foo".utf8)) == "Zm9v")
+        #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
     }
 
     @Test("the authorization URL carries every SMART parameter, the scope's spaces and plus signs encoded")

@@ -36,15 +36,9 @@ struct ModuleTests {
         return epoch(year: year, month: month, day: 14)
     }
 
+    /// Noon UTC of a day.
     static func epoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        // days_from_civil (Howard Hinnant), noon UTC.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return (era * 146_097 + doe - 719_468) * Self.day + 43_200
+        CivilDay.epochDays(year: year, month: month, day: day) * Self.day + 43_200
     }
 
     static func evaluate(_ module: some SummaryModule, _ record: ModuleRecord) -> ModuleOutput {
@@ -316,7 +310,7 @@ struct ModuleTests {
             Self.vital("Body mass index (BMI) [Percentile] Per age and sex", 50, "%", at: 300),
             Self.vital("Oxygen Saturation", 97, "%", at: 400),
         ]])
-        let measurements = Measurements(record)
+        let measurements = record.measurements
         #expect(measurements[.weight].map(\.value).map { ($0 * 10).rounded() / 10 } == [69.9, 70])
         #expect(measurements[.bmi].isEmpty)
         #expect(measurements[.systolic].isEmpty)

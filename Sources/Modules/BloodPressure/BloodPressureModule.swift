@@ -34,7 +34,7 @@ public struct BloodPressureModule: SummaryModule {
     }
 
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
-        let pairs = Self.pairs(Measurements(record))
+        let pairs = Self.pairs(record.measurements)
         guard let latest = pairs.last else {
             return ModuleOutput(message: "No blood pressure recorded yet. Add a reading to see its category.",
                                 tile: ["latest": nil, "category": nil, "average": nil, "readings": []])

@@ -14,7 +14,7 @@ public struct BloodSugarModule: SummaryModule {
     public func shownByDefault(age: Double?) -> Bool { (age ?? 18) >= 18 }
 
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
-        let measurements = Measurements(record)
+        let measurements = record.measurements
         let glucose = measurements.latest(.glucose)
         let hba1c = measurements.latest(.hba1c)
         guard glucose != nil || hba1c != nil else {

@@ -11,7 +11,7 @@ public struct CholesterolModule: SummaryModule {
     public func shownByDefault(age: Double?) -> Bool { (age ?? 18) >= 18 }
 
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
-        let measurements = Measurements(record)
+        let measurements = record.measurements
         let lipids: [(key: String, name: String, measure: Measure, range: (Double) -> LipidRange)] = [
             ("total", "Total cholesterol", .totalCholesterol, LipidRange.init(total:)),
             ("ldl", "LDL", .ldl, LipidRange.init(ldl:)),

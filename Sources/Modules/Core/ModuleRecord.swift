@@ -9,8 +9,11 @@ public struct ModuleRecord: Sendable {
     public var now: Int64
     /// The daemon's offset from UTC in seconds, for the dates a message names.
     public var utcOffset: Int64
-    public var entries: [EntryType: [StoredEntry]]
-    public var readings: [Reading]
+    public let entries: [EntryType: [StoredEntry]]
+    public let readings: [Reading]
+    /// The record's measurements by measure (vital signs, results and readings), found once for every
+    /// module that reads them.
+    public let measurements: Measurements
     public var posts: [TimelinePost]
     public var annotations: [String: Annotation]
     public var allergyDetails: [String: AllergyDetail]
@@ -22,6 +25,7 @@ public struct ModuleRecord: Sendable {
         self.utcOffset = utcOffset
         self.entries = entries
         self.readings = readings
+        self.measurements = Measurements(entries: entries, readings: readings)
         self.posts = posts
         self.annotations = annotations
         self.allergyDetails = allergyDetails

@@ -38,8 +38,7 @@ public struct ImmunizationsModule: SummaryModule {
     }
 
     static func cvx(_ codes: String) -> String? {
-        guard let start = codes.firstRange(of: "\"CVX\":[\"") else { return nil }
-        let code = codes[start.upperBound...].prefix { $0 != "\"" }
-        return code.isEmpty ? nil : "cvx:" + code
+        guard let code = CodesJSON.codes("CVX", in: codes).first, !code.isEmpty else { return nil }
+        return "cvx:" + code
     }
 }

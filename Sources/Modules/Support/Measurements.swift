@@ -46,7 +46,7 @@ public enum Measure: String, Sendable, CaseIterable {
     /// The measure of an entry: by its LOINC code, else by words in its description (records often carry a
     /// wrong or no code for vital signs); nil when it is none of them.
     static func of(_ entry: StoredEntry) -> Measure? {
-        for code in loincCodes(entry.codesJSON) { if let measure = loinc[code] { return measure } }
+        for code in CodesJSON.codes("LOINC", in: entry.codesJSON) { if let measure = loinc[code] { return measure } }
         guard let description = entry.description?.lowercased() else { return nil }
         func has(_ word: String) -> Bool { description.contains(word) }
         if has("percentile") || has("z-score") || has("birth") || has("head") { return nil }
@@ -67,17 +67,9 @@ public enum Measure: String, Sendable, CaseIterable {
         return nil
     }
 
-    /// The codes under "LOINC" in an entry's canonical codes JSON (`{"LOINC":["8480-6"],…}`).
-    static func loincCodes(_ json: String) -> [String] {
-        guard let start = json.firstRange(of: "\"LOINC\":[") else { return [] }
-        let rest = json[start.upperBound...]
-        guard let end = rest.firstIndex(of: "]") else { return [] }
-        return rest[..<end].split(separator: ",").map { String($0.filter { $0 != "\"" }) }
-    }
-
     /// `value` in `units` converted to the measure's unit; nil when the units are ones it cannot be in.
     func canonical(_ value: Double, units: String?) -> Double? {
-        let unit = String((units ?? "").drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let unit = (units ?? "").trimmedWhitespace
         switch self {
         case .weight:
             switch unit {
@@ -140,15 +132,15 @@ public struct Measurement: Sendable, Equatable {
 public struct Measurements: Sendable {
     public private(set) var byMeasure: [Measure: [Measurement]] = [:]
 
-    public init(_ record: ModuleRecord) {
+    init(entries: [EntryType: [StoredEntry]], readings: [Reading]) {
         for type in [EntryType.vitalSign, .result] {
-            for entry in record.entries(type) {
+            for entry in entries[type] ?? [] {
                 guard let value = entry.value, let date = entry.date, let measure = Measure.of(entry),
                       let canonical = measure.canonical(value, units: entry.units) else { continue }
                 byMeasure[measure, default: []].append(Measurement(measure: measure, value: canonical, date: date, id: entry.id, selfReported: false))
             }
         }
-        for reading in record.readings {
+        for reading in readings {
             let measures: [(Measure, Double)]
             switch reading.kind {
             case .weight: measures = [(.weight, reading.canonicalValue)]

@@ -15,7 +15,7 @@ public struct WeightBMIModule: SummaryModule {
     static let staleAfter: Int64 = 30 * 86_400
 
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
-        let measurements = Measurements(record)
+        let measurements = record.measurements
         let weights = measurements[.weight]
         guard let weight = weights.last else {
             if let height = measurements.latest(.height) {

@@ -4,12 +4,12 @@ import Glibc
 #endif
 
 /// Small POSIX helpers for files whose loss or half-writing would lose the user's data.
-enum FileSystem {
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let operation: String
-        let errnoValue: Int32
-        var description: String { "\(operation) \(path): \(String(cString: strerror(errnoValue)))" }
+public enum FileSystem {
+    public struct Failure: Error, CustomStringConvertible {
+        public let path: String
+        public let operation: String
+        public let errnoValue: Int32
+        public var description: String { "\(operation) \(path): \(String(cString: strerror(errnoValue)))" }
     }
 
     /// Writes `bytes` to `path` so that a crash leaves either the old file or the new one, never a mix:
@@ -49,7 +49,7 @@ enum FileSystem {
     }
 
     /// Writes all of `bytes` to `fd`, through short writes and interruptions.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
@@ -71,7 +71,7 @@ enum FileSystem {
     }
 
     /// Reads a whole small file, refusing anything bigger than `limit` bytes.
-    static func readFile(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+    public static func readFile(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(path: path, operation: "open", errnoValue: errno) }
         defer { close(fd) }

@@ -66,10 +66,7 @@ extension Store {
 
     static func tokenHash(_ token: String) -> [UInt8] { StableID.sha256(Array(token.utf8)) }
 
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-    }
+    static func base64URL(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 }
 
 extension StableID {

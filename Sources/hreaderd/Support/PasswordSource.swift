@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Store
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,14 +21,14 @@ enum PasswordSource: Equatable {
 
     static func readFile(_ path: String, what: String = "password file") throws -> String {
         let data: [UInt8]
-        do { data = try StandardStreams.read(path, upTo: maximumFileSize + 1) } catch {
-            switch error {
-            case .missing: throw CLIError("the \(what) \(path) does not exist")
-            case .denied: throw CLIError("cannot read the \(what) \(path): permission denied")
-            case .failed(let reason): throw CLIError("cannot read the \(what) \(path): \(reason)")
+        do { data = try FileSystem.readFile(path, limit: maximumFileSize) } catch {
+            switch error.errnoValue {
+            case ENOENT: throw CLIError("the \(what) \(path) does not exist")
+            case EACCES: throw CLIError("cannot read the \(what) \(path): permission denied")
+            case EFBIG: throw CLIError("the \(what) \(path) is too large (over \(maximumFileSize) bytes)")
+            default: throw CLIError("cannot read the \(what) \(path): \(String(cString: strerror(error.errnoValue)))")
             }
         }
-        guard data.count <= maximumFileSize else { throw CLIError("the \(what) \(path) is too large (over \(maximumFileSize) bytes)") }
         guard let text = String(validating: data, as: UTF8.self) else { throw CLIError("the \(what) \(path) is not UTF-8 text") }
         let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let value = firstLine.hasSuffix("\r") ? String(firstLine.dropLast()) : firstLine

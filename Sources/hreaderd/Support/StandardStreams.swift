@@ -8,17 +8,9 @@ import Musl
 /// The process's standard streams and small files, on file descriptors: what the CLI needs of
 /// Foundation's FileHandle, without Foundation.
 enum StandardStreams {
-    /// Writes every byte (retrying short writes and interruptions); a closed pipe ends it quietly.
+    /// Writes every byte (through short writes and interruptions); a closed pipe ends it quietly.
     static func write(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                offset += n
-            }
-        }
+        try? FileSystem.writeAll(fd, bytes, path: fd == STDOUT_FILENO ? "stdout" : "stderr")
     }
 
     static func out(_ bytes: [UInt8]) { write(bytes, to: STDOUT_FILENO) }
@@ -30,7 +22,8 @@ enum StandardStreams {
         case failed(String)
     }
 
-    /// At most `limit` bytes from the start of the file at `path`.
+    /// At most `limit` bytes from the start of the file at `path` (a probe of a file of any size; a whole
+    /// small file is `FileSystem.readFile`).
     static func read(_ path: String, upTo limit: Int) throws(ReadFailure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
