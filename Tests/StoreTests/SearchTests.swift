@@ -54,7 +54,8 @@ struct SearchTests {
             if let type, entry.type != type { continue }
             if let from, (entry.date ?? .min) < from { continue }
             if let to, (entry.date ?? .max) > to { continue }
-            let codes = entry.codes.flatMap { system, values in [system] + values }.joined(separator: " ")
+            // Codes by their values: a system's name is not a word of the index, and a query leaves it out before a code.
+            let codes = entry.codes.values.flatMap { $0 }.joined(separator: " ")
             let body = words([entry.description ?? "", entry.textValue ?? "", codes, notes[entry.id] ?? ""].joined(separator: " "))
             let all = terms.terms.allSatisfy { term in
                 guard case let .phrase(tokens, prefix) = term else { return false }
@@ -210,7 +211,11 @@ struct SearchTests {
         #expect(try SearchTerms.parse("potas").matchExpression == "\"potas*\"")
         #expect(try SearchTerms.parse("k").matchExpression == "\"k\"")
         #expect(try SearchTerms.parse("k*").matchExpression == "\"k*\"")
-        #expect(try SearchTerms.parse("LOINC 2823-3").matchExpression == "\"LOINC*\" \"2823 3\"")
+        // A code system's name before a code is left out (the index holds codes by their values); alone, it is a word.
+        #expect(try SearchTerms.parse("LOINC 2823-3").matchExpression == "\"2823 3\"")
+        #expect(try SearchTerms.parse("snomed-ct 195967001 asthma").matchExpression == "\"195967001*\" \"asthma*\"")
+        #expect(try SearchTerms.parse("loinc").matchExpression == "\"loinc*\"")
+        #expect(try SearchTerms.parse("cpt codes").matchExpression == "\"cpt*\" \"codes*\"")
         #expect(try SearchTerms.parse("\"serum potassium\" high").matchExpression == "\"serum potassium\" \"high*\"")
         #expect(try SearchTerms.parse("a \"unclosed phrase").matchExpression == "\"a\" \"unclosed phrase\"")
         #expect(try SearchTerms.parse("tetanus NEAR vaccine").matchExpression == "\"tetanus*\" \"NEAR*\" \"vaccine*\"")
@@ -269,5 +274,59 @@ struct SearchTests {
         #expect(try ids("throbbing") == ["t1"])
         #expect(try ids("myocardial") == ["d1#0"])
         #expect(try db.scalar("SELECT count(*) FROM search_queue", as: Int.self) == 0)
+    }
+
+    @Test("migration 11 writes an index of the first shape (codes with their systems' names, kind and ref columns) again")
+    func migrationToSlimIndex() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        var db = try Database(path: dir.file("v10.db"), key: key, mode: .readWriteCreate)
+        try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(6)))
+        try db.execute("""
+            INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 1, 'r1', 'Ada', 0, 0);
+            INSERT INTO entries (id, patient_id, type, description, date, codes, raw, content_hash)
+            VALUES ('e1', 'p1', 'result', 'Serum potassium', 100, '{"LOINC":["2823-3"]}', '{}', x'00');
+            INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) VALUES ('t1', 'p1', 'levels', 5, '{"pain":"throbbing"}');
+            """)
+        // Migration 10 rewrites the schema's text: the store goes on with a new connection, as Migrator does.
+        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(10))).mustReopen)
+        db = try Database(path: dir.file("v10.db"), key: key)
+        // The index as version 7 first made it, with its rows.
+        try db.execute("""
+            DROP TABLE search;
+            CREATE VIRTUAL TABLE search USING fts4(
+                body, patient_id, kind, ref, type, date,
+                notindexed=patient_id, notindexed=kind, notindexed=ref, notindexed=type, notindexed=date,
+                tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3);
+            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+                SELECT pk * 2, description || ' LOINC 2823-3', patient_id, 'entry', id, type, date FROM entries;
+            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
+                SELECT d.id * 2 + 1, 'pain throbbing', 'p1', 'post', 't1', 'levels', 5 FROM search_docs d;
+            """)
+        #expect(try Migrator.migrate(db).applied == [11])
+        func ids(_ query: String) throws -> [String] {
+            try SearchQuery.run(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: ["p1"]), offset: 0, limit: 10, in: db).hits.map(\.id)
+        }
+        #expect(try ids("potassium") == ["e1"])
+        #expect(try ids("LOINC 2823-3") == ["e1"])
+        #expect(try ids("loinc").isEmpty, "the system's name is no longer a word of the index")
+        #expect(try ids("throbbing") == ["t1"])
+        #expect(try db.scalar("SELECT count(*) FROM search_queue", as: Int.self) == 0)
+        let columns = try db.rows("PRAGMA table_info(search)", []) { $0.string("name") }
+        #expect(columns == ["body", "patient_id", "type", "date"])
+    }
+
+    @Test("code_values: the values of a codes column as words, whatever the column holds")
+    func codeValues() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("f.db"), key: nil, mode: .readWriteCreate)
+        func values(_ json: String?) throws -> String? {
+            try db.scalar("SELECT code_values(?)", [json], as: String.self)
+        }
+        #expect(try values(#"{"LOINC":["2823-3"],"SNOMED-CT":["77068002","1"]}"#) == "2823-3 77068002 1")
+        #expect(try values("{}") == "")
+        #expect(try values(#"{"X":["a\"b"]}"#) == "a b")
+        #expect(try values("not json [at all") == "")
+        #expect(try values(nil) == nil)
     }
 }

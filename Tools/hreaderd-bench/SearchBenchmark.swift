@@ -26,17 +26,30 @@ enum SearchBenchmark {
     }
 
     static let rounds = 25
+    /// Imports of the record with the index and without it (the median of each is reported).
+    static let importRuns = 5
 
     static func run(entries: Int = 100_000) throws -> Result {
         let generator = SyntheticRecords(seed: 2012)
         let bytes = generator.record(for: generator.family()[0], entries: entries, shape: .gen1)
         let record = try RecordParser(limits: ParseLimits(maxDocumentBytes: max(ParseLimits.defaultMaxDocumentBytes, bytes.count))).parse(bytes)
 
-        let (without, withoutBytes) = try importInto(record, index: false) { _ in }
+        // One import of each differs by up to a quarter from the next on this machine: the median of
+        // `importRuns` of each, taken in turn, so that a slow spell of the machine weighs on both.
+        var withoutRuns: [Double] = [], withRuns: [Double] = []
+        var withoutBytes = 0, withBytes = 0
         var rows: [Row] = []
-        let (with, withBytes) = try importInto(record, index: true) { store in
-            rows = try queries(record, store: store)
+        for run in 0..<importRuns {
+            let without = try importInto(record, index: false) { _ in }
+            withoutRuns.append(without.0)
+            withoutBytes = without.1
+            let with = try importInto(record, index: true) { store in
+                if run == importRuns - 1 { rows = try queries(record, store: store) }
+            }
+            withRuns.append(with.0)
+            withBytes = with.1
         }
+        let without = withoutRuns.sorted()[importRuns / 2], with = withRuns.sorted()[importRuns / 2]
         return Result(entries: record.entries.count, importWithIndex: with, importWithoutIndex: without,
                       bytesWithIndex: withBytes, bytesWithoutIndex: withoutBytes, rows: rows)
     }
@@ -111,7 +124,7 @@ enum SearchBenchmark {
             print(StoreBenchmark.pad(row.kind, 20) + StoreBenchmark.pad("\(row.queries)", 8) + StoreBenchmark.pad(String(format: "%.2f", row.p50 * 1000), 10)
                   + StoreBenchmark.pad(String(format: "%.2f", row.p99 * 1000), 10) + "\(row.hits)")
         }
-        print("import with the index kept: \(String(format: "%.2f", r.importWithIndex)) s; without: \(String(format: "%.2f", r.importWithoutIndex)) s"
+        print("import with the index kept (median of \(importRuns)): \(String(format: "%.2f", r.importWithIndex)) s; without: \(String(format: "%.2f", r.importWithoutIndex)) s"
               + " (\(String(format: "%+.0f", (r.importWithIndex / r.importWithoutIndex - 1) * 100))%)")
         print("store size with the index: \(r.bytesWithIndex / 1_000_000) MB; without: \(r.bytesWithoutIndex / 1_000_000) MB"
               + " (\(String(format: "%+.0f", (Double(r.bytesWithIndex) / Double(max(1, r.bytesWithoutIndex)) - 1) * 100))%)")

@@ -166,8 +166,10 @@ enum RecordImport {
                 summary.byType[entry.type.ordinal].added += 1
             }
         }
-        // A new entry's annotation may be there already (one the source dropped and brings back): joined.
-        if searchIndex, summary.entriesAdded > 0 { try db.execute(SearchIndexSchema.indexNewEntries, [firstNewPK]) }
+        if searchIndex, summary.entriesAdded > 0 {
+            try db.execute(SearchIndexSchema.indexNewEntries, [firstNewPK])
+            try db.execute(SearchIndexSchema.queueAnnotatedNewEntries, [patientID, firstNewPK])
+        }
         if !merging {
             let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
             for (id, old) in existing where !seen.contains(id) {

@@ -29,9 +29,9 @@ enum SearchQuery {
             arguments += filter.patientIDs as [any DatabaseValueConvertible]
         }
         switch filter.type {
-        case "post"?: sql += " AND kind = 'post'"
+        case "post"?: sql += " AND " + SearchIndexSchema.isPost
         case let type?:
-            sql += " AND type = ? AND kind <> 'post'"
+            sql += " AND type = ? AND NOT " + SearchIndexSchema.isPost
             arguments.append(type)
         case nil: break
         }
@@ -57,17 +57,17 @@ enum SearchQuery {
         }
         let page = matches.dropFirst(offset).prefix(limit)
         let details = try db.statement("""
-            SELECT kind, ref, patient_id, type, snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?
+            SELECT patient_id, type, snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?
             """)
         var hits: [SearchHit] = []
         for match in page {
-            var found: (kind: String, ref: String, patientID: String, type: String, snippet: String)?
+            var found: (patientID: String, type: String, snippet: String)?
             try details.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in
-                found = (row.string(0), row.string(1), row.string(2), row.string(3), row.string(4))
+                found = (row.string(0), row.string(1), row.string(2))
             }
-            guard let found, let kind = SearchHit.Kind(rawValue: found.kind) else { continue }
-            hits.append(SearchHit(kind: kind, id: found.ref, patientID: found.patientID, type: found.type, date: match.date,
-                                  title: try title(of: found.kind, ref: found.ref, docid: match.docid, patientID: found.patientID, in: db),
+            guard let found, let (kind, ref) = try what(docid: match.docid, in: db) else { continue }
+            hits.append(SearchHit(kind: kind, id: ref, patientID: found.patientID, type: found.type, date: match.date,
+                                  title: try title(of: kind, ref: ref, docid: match.docid, patientID: found.patientID, in: db),
                                   snippet: parts(found.snippet), score: match.score))
         }
         let next = offset + page.count < matches.count ? offset + page.count : nil
@@ -117,12 +117,23 @@ enum SearchQuery {
         return parts
     }
 
+    /// What an index row is, from its docid (see `SearchIndexSchema`): an entry and its id, or a post or a
+    /// document section and its reference.
+    static func what(docid: Int64, in db: Database) throws -> (SearchHit.Kind, String)? {
+        if docid % 2 == 0 {
+            return try db.scalar("SELECT id FROM entries WHERE pk = ?", [docid / 2], as: String.self).map { (.entry, $0) }
+        }
+        return try db.row("SELECT kind, ref FROM search_docs WHERE id = ?", [(docid - 1) / 2]) { row in
+            SearchHit.Kind(rawValue: row.string(0)).map { ($0, row.string(1)) }
+        } ?? nil
+    }
+
     /// What a person reads as the hit's name.
-    static func title(of kind: String, ref: String, docid: Int64, patientID: String, in db: Database) throws -> String {
+    static func title(of kind: SearchHit.Kind, ref: String, docid: Int64, patientID: String, in db: Database) throws -> String {
         switch kind {
-        case "entry":
+        case .entry:
             return try db.scalar("SELECT coalesce(description, type) FROM entries WHERE pk = ?", [docid / 2], as: String.self) ?? ""
-        case "section":
+        case .section:
             guard let hash = ref.lastIndex(of: "#"), let ordinal = Int64(ref[ref.index(after: hash)...]) else { return "" }
             let document = String(ref[..<hash])
             return try db.row("""
@@ -130,7 +141,7 @@ enum SearchQuery {
                 JOIN documents d ON d.patient_id = s.patient_id AND d.id = s.document_id
                 WHERE s.patient_id = ? AND s.document_id = ? AND s.ordinal = ?
                 """, [patientID, document, ordinal]) { row in row.string("section") + " — " + row.string("document") } ?? ""
-        default:
+        case .post:
             return try db.scalar("SELECT body FROM search WHERE docid = ?", [docid], as: String.self) ?? ""
         }
     }

@@ -46,7 +46,9 @@ public final class Database {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
-        do {
+        do throws(DatabaseError) {
+            let registered = CodeValuesFunction.register(on: db)
+            guard registered == SQLITE_OK else { throw error(code: registered, sql: "sqlite3_create_function_v2") }
             if let key {
                 try applyKey(key)
                 try execute("PRAGMA cipher_page_size = \(Self.cipherPageSize)")

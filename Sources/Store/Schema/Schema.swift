@@ -384,5 +384,13 @@ enum Schema {
             try db.execute("PRAGMA schema_version = \(version + 1)")
             try db.execute("PRAGMA writable_schema = OFF")
         },
+        // The search index written again in a slimmer shape: codes by their values only, and no columns that
+        // the docid gives (see SearchIndexSchema). The queries read the new shape only.
+        Migration(version: 11, name: "search index without code systems' names") { db in
+            try db.execute("DROP TABLE search")
+            try db.execute(SearchIndexSchema.createIndex)
+            try db.execute(SearchIndexSchema.queueEverything)
+            try SearchIndex.apply(in: db)
+        },
     ]
 }

@@ -1,6 +1,6 @@
 /// What a person typed into a search box, as terms of the full-text index: words in any order (each a
 /// prefix once it has `minimumPrefixLength` characters, or when it ends in `*`), phrases in double quotes,
-/// codes (`2823-3` is the phrase `2823 3`, as the index splits it). A query is never SQL and never FTS
+/// codes (`2823-3` is the phrase `2823 3`, as the index splits it; `LOINC 2823-3` the same code). A query is never SQL and never FTS
 /// syntax: every term is written out as a quoted phrase of letters and digits, so quotes, `*` alone,
 /// `NEAR`, `OR`, `-` and NUL bytes are words, separators or nothing, never operators.
 public struct SearchTerms: Sendable, Equatable {
@@ -69,9 +69,34 @@ public struct SearchTerms: Sendable, Equatable {
                 terms.append(.phrase(tokens, prefix: false))
             }
         }
+        terms = withoutSystemNamesBeforeCodes(terms)
         guard !terms.isEmpty else { throw .noWords }
         guard terms.count <= maximumTerms else { throw .tooManyTerms(count: terms.count, maximum: maximumTerms) }
         return SearchTerms(terms: terms)
+    }
+
+    /// Names of code systems, as people and the store write them (their words joined by `-`, lower case).
+    static let codeSystemNames: Set<String> = [
+        "loinc", "snomed", "snomed-ct", "sct", "rxnorm", "cvx", "cpt", "hcpcs", "ndc",
+        "icd", "icd-9", "icd-9-cm", "icd-10", "icd-10-cm", "icd-10-pcs", "icd9", "icd10",
+    ]
+
+    /// `LOINC 2823-3` is the code `2823-3`: the index holds codes by their values only (see
+    /// `CodeValuesFunction`), so a system's name just before a code (a term with a digit) is left out. A
+    /// name alone, or before a word, stays a word.
+    static func withoutSystemNamesBeforeCodes(_ terms: [Term]) -> [Term] {
+        var kept: [Term] = []
+        for (index, term) in terms.enumerated() {
+            guard case let .phrase(tokens, _) = term,
+                  codeSystemNames.contains(tokens.joined(separator: "-").lowercased()),
+                  index + 1 < terms.count, case let .phrase(next, _) = terms[index + 1],
+                  next.first?.contains(where: \.isNumber) == true
+            else {
+                kept.append(term)
+                continue
+            }
+        }
+        return kept
     }
 
     /// Letters and digits, as the unicode61 tokenizer reads them; everything else separates.
