@@ -37,7 +37,7 @@ bench:
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/timeline $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
-	install -m 0755 .build/release/hreaderd $(DESTDIR)$(BINDIR)/hreaderd
+	install -m 0755 .build/release/dist/hreaderd $(DESTDIR)$(BINDIR)/hreaderd
 	cp -R Public/timeline/. $(DESTDIR)$(DATADIR)/timeline/
 	find $(DESTDIR)$(DATADIR)/timeline -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
 	sed 's|/usr/local/bin/hreaderd|$(BINDIR)/hreaderd|; s|/usr/local/share/doc/hreaderd|$(DOCDIR)|' systemd/hreaderd.service \

@@ -32,14 +32,16 @@ let package = Package(
             providers: [.apt(["libsqlcipher-dev"])]
         ),
         // libxml2 (libxml2-dev) behind a C shim: C-CDA and C32 documents, the Atom feed (see docs/architecture.md).
+        // Its headers only: the shim loads libxml2 with dlopen at the first document, so nothing links it (no
+        // pkg-config here, whose `-lxml2` would).
         .systemLibrary(
             name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(
             name: "CXMLShim",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
         // zlib (zlib1g-dev): the kept files are stored deflated.
         .systemLibrary(

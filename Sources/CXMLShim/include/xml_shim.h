@@ -12,7 +12,8 @@ typedef const void *hxml_node;
 /// Parses a document held in memory, safely: no network (XML_PARSE_NONET), no entity substitution, no
 /// DTD loading, libxml2's default limits on depth and size kept. A document that declares a DTD of
 /// its own (where entity bombs live) is refused: C-CDA and C32 documents have none. On failure returns
-/// NULL and writes a one-line reason into `error`.
+/// NULL and writes a one-line reason into `error`. The first call loads libxml2 (dlopen, see xml_shim.c);
+/// when it cannot be loaded, every call fails with that reason.
 hxml_doc *hxml_parse(const char *bytes, int length, char *error, int error_length);
 void hxml_free(hxml_doc *doc);
 
