@@ -48,6 +48,30 @@ struct CLIImportTests {
         #expect(try exportedIDs(id) == idsBefore)
     }
 
+    @Test("a record file over the download limit (64 MiB) imports; one over the files' limit (256 MiB) is refused unread")
+    func fileRecordLimit() throws {
+        let record = #"{"_id":"big","first":"Ann","last":"Lee","results":[{"_id":"a","description":"A","time":1}]}"#
+        // Padded with white space past the limit a server's record is held to.
+        let padded = dir.file("padded.json")
+        #expect(FileManager.default.createFile(atPath: padded, contents: Data(record.utf8)))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: padded))
+        try handle.seekToEnd()
+        let spaces = Data(repeating: 0x20, count: 1 << 20)
+        for _ in 0...(64 + 1) { try handle.write(contentsOf: spaces) }
+        try handle.close()
+        let admitted = try hreaderd("import-file", padded)
+        #expect(admitted.status == 0, "\(admitted.err)")
+        #expect(admitted.out.contains("patients 1 added"), "\(admitted.out)")
+
+        // One byte over the files' limit: refused by its size, never read (the file is sparse).
+        let huge = dir.file("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge, contents: Data(record.utf8)))
+        #expect(truncate(huge, off_t((256 << 20) + 1)) == 0)
+        let refused = try hreaderd("import-file", huge)
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("over the limit of 268435456 bytes"), "\(refused.err)")
+    }
+
     @Test("a changed record updates in place: same ids for what remains, new for what is new, removed what is gone")
     func changedRecordUpdates() throws {
         let v1 = try write("v1.json", #"{"_id":"r1","first":"Ann","last":"Lee","results":[{"_id":"a","description":"A","time":1,"value":{"scalar":"1"}},{"_id":"b","description":"B","time":2},{"_id":"c","description":"C","time":3}]}"#)

@@ -10,7 +10,15 @@ public struct ParseLimits: Sendable, Equatable {
     /// record but a mistake or an attack.
     public static let defaultMaxDocumentBytes = 64 << 20
 
+    /// 256 MiB: a record file a person imports from their own disk (`import-file`) may be the whole of a
+    /// long life's record: 1,000,000 entries are about 210 MB. A download from a server keeps the
+    /// standard limit.
+    public static let defaultMaxFileDocumentBytes = 256 << 20
+
     public static let standard = ParseLimits()
+
+    /// The limits of a record file read from the person's own disk.
+    public static let files = ParseLimits(maxDocumentBytes: defaultMaxFileDocumentBytes)
 
     public var maxDepth: Int
     public var maxDocumentBytes: Int

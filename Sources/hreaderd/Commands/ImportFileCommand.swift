@@ -93,7 +93,7 @@ struct ImportFileCommand: AsyncParsableCommand {
     private func importRHEx(_ file: String, store: Store, options: ImportOptions) -> Int {
         var tally = ImportTally()
         let reader: RecordFileReader
-        do { reader = try RecordFileReader(path: file) } catch {
+        do { reader = try RecordFileReader(path: file, parser: RecordParser(limits: .files)) } catch {
             Console.err("hreaderd: \(error)")
             return 1
         }
