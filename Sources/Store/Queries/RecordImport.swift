@@ -126,7 +126,10 @@ enum RecordImport {
         // In date order: the date index (the widest, it holds each entry's timeline JSON) then grows at its
         // end instead of splitting pages all over, and a new patient's rows lie in date order too. Measured
         // on a 100,000-entry record: about 10% faster, within this machine's run-to-run noise.
-        let byDate = entries.sorted { a, b in
+        // The order as positions, not a sorted copy of the entries: a copy of a 1,000,000-entry record's
+        // entries is about 250 MB more at the import's peak.
+        let byDate = entries.indices.sorted { i, j in
+            let (a, b) = (entries[i], entries[j])
             switch (a.date, b.date) {
             case let (x?, y?): return x != y ? x < y : a.id < b.id
             case (nil, _?): return false
@@ -134,7 +137,8 @@ enum RecordImport {
             case (nil, nil): return a.id < b.id
             }
         }
-        for entry in byDate {
+        for position in byDate {
+            let entry = entries[position]
             guard seen.insert(entry.id).inserted else {
                 throw StoreError.invalidInput("the record holds two entries with the id \(entry.id)")
             }

@@ -53,9 +53,12 @@ final class TimelineReader: Sendable {
                                                               from: key.window.start, to: key.window.end) else {
             throw APIError.unknownPatient
         }
-        let payload = ByteBuffer(bytes: TimelinePayload.encode(snapshot, window: key.window))
+        let revision = snapshot.patient.revision
+        // The snapshot goes as soon as it is encoded, and the encoded bytes as soon as they are copied into the
+        // buffer that is sent: a large page is in memory twice at most, not three times.
+        let payload = ByteBuffer(bytes: TimelinePayload.encode(consume snapshot, window: key.window))
         // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
-        cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: snapshot.patient.revision, window: key.window))
+        cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window))
         return payload
     }
 
