@@ -242,7 +242,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             response = HTTPError.internalServerError.response
         }
         let keepAlive = exchange.keepAlive && !endsConnection
+            && ResponseHeadBuilder.keepsAlive(after: response.body, version: exchange.version)
         let sendsBody = exchange.method != .HEAD && !ResponseHeadBuilder.forbidsBody(response.status)
+        if !sendsBody, case .stream(let stream) = response.body {
+            stream.finished(false)  // never asked for: what it holds can go
+        }
 
         let now = Int(time(nil))
         if now != self.date.second {
@@ -274,6 +278,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             ) { complete in
                 guard complete else { return }  // the connection is being closed
                 self.finish(exchange, status: status, bytes: file.size, keepAlive: keepAlive, context: context)
+            }
+            writer.start()
+        case .stream(let stream):
+            context.flush()
+            let status = response.status
+            let writer = StreamBodyWriter(
+                stream: stream,
+                context: context,
+                gate: self.settings.loopGate,
+                writeTimeout: self.settings.limits.responseWriteTimeout
+            ) { complete, bytes in
+                guard complete else { return }  // the connection is being closed
+                self.finish(exchange, status: status, bytes: bytes, keepAlive: keepAlive, context: context)
             }
             writer.start()
         }

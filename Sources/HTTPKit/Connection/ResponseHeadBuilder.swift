@@ -8,12 +8,23 @@ import Darwin
 import NIOHTTP1
 
 /// Builds the head that goes on the wire for a `Response`: the server, not the handler, owns
-/// framing (`Content-Length`, `Connection`, no `Transfer-Encoding`), adds `Date` and the
+/// framing (`Content-Length`, or `Transfer-Encoding: chunked` for a stream; `Connection`), adds `Date` and the
 /// default headers, and refuses header names or values that would break the response.
 struct ResponseHeadBuilder: Sendable {
     let defaultHeaders: HTTPHeaders
 
     private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+
+    /// Whether the client understands `Transfer-Encoding: chunked` (HTTP/1.1 and later).
+    static func allowsChunked(_ version: HTTPVersion) -> Bool {
+        version.major > 1 || (version.major == 1 && version.minor >= 1)
+    }
+
+    /// Whether the connection can stay open after `body`: a body of unknown length to an HTTP/1.0
+    /// client is delimited by closing it.
+    static func keepsAlive(after body: ResponseBody, version: HTTPVersion) -> Bool {
+        body.count != nil || allowsChunked(version)
+    }
 
     /// Whether a response with this status carries no body at all (RFC 9110 section 6.4.1).
     static func forbidsBody(_ status: HTTPResponseStatus) -> Bool {
@@ -43,7 +54,12 @@ struct ResponseHeadBuilder: Sendable {
             headers.add(name: "Date", value: date)
         }
         if !Self.forbidsBody(response.status) {
-            headers.add(name: "Content-Length", value: String(response.body.count))
+            if let count = response.body.count {
+                headers.add(name: "Content-Length", value: String(count))
+            } else if Self.allowsChunked(version) {
+                headers.add(name: "Transfer-Encoding", value: "chunked")
+            }
+            // A stream to an HTTP/1.0 client ends when the connection does (`keepsAlive` says no).
         }
         if !keepAlive {
             headers.add(name: "Connection", value: "close")

@@ -39,6 +39,9 @@ struct ParsedResponse: Sendable, CustomStringConvertible {
         if bodyless || status < 200 || status == 204 || status == 304 {
             return (response([]), bodyStart)
         }
+        if headers.contains(where: { $0.name.lowercased() == "transfer-encoding" && $0.value.lowercased() == "chunked" }) {
+            return dechunk(bytes, from: bodyStart).map { (response($0.body), $0.end) }
+        }
         if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }) {
             guard bytes.count >= bodyStart + length else { return nil }
             return (response(Array(bytes[bodyStart..<(bodyStart + length)])), bodyStart + length)
@@ -46,5 +49,25 @@ struct ParsedResponse: Sendable, CustomStringConvertible {
         // No length: the body runs to the close.
         guard closed else { return nil }
         return (response(Array(bytes[bodyStart...])), bytes.count)
+    }
+
+    /// A chunked body (RFC 9112 section 7.1) decoded, and where it ends; nil until its last chunk is in.
+    static func dechunk(_ bytes: [UInt8], from start: Int) -> (body: [UInt8], end: Int)? {
+        var body: [UInt8] = []
+        var at = start
+        while true {
+            guard let lineEnd = (at..<max(at, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+                  let size = Int(String(decoding: bytes[at..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16)
+            else { return nil }
+            at = lineEnd + 2
+            if size == 0 {
+                // No trailers are sent: the last chunk is followed by the empty line.
+                guard bytes.count >= at + 2 else { return nil }
+                return (body, at + 2)
+            }
+            guard bytes.count >= at + size + 2 else { return nil }
+            body += bytes[at..<(at + size)]
+            at += size + 2
+        }
     }
 }
