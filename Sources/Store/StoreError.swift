@@ -17,6 +17,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// An import into a store opened without an entry encoder (`Store.Options.entryEncoder`): a
     /// program's mistake, not the user's.
     case noEntryEncoder
+    /// A part of a timeline page read in parts (`TimelineOutline`) found the patient changed (or removed)
+    /// since the page began: its parts would not make one page.
+    case changedDuringRead
 
     public var description: String {
         switch self {
@@ -44,6 +47,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notFound(let what): return "\(what) not found"
         case .closed: return "the store is closed (locked)"
         case .noEntryEncoder: return "this program opened the store without an entry encoder, so it cannot import"
+        case .changedDuringRead: return "the record changed while its page was being read"
         }
     }
 }

@@ -29,6 +29,9 @@ public final class TimelineApp: Sendable {
         public var sourceCallbackURL: String?
         /// The memory timeline pages may keep, in bytes (decrypted patient data: dropped when the store locks).
         public var pageCacheBytes = PayloadCache.defaultBytes
+        /// The `all` page of a record of this many entries or more is written as it is read (`TimelineStream`),
+        /// never held whole.
+        public var streamedPageEntries = TimelineReader.defaultStreamedPageEntries
         /// Outbound requests the routes make themselves (SMART discovery when a source is added).
         public var outboundTimeoutSeconds: Double = 15
         /// The largest file `POST /imports/files` takes: the FHIR reader's per-file limit.
@@ -70,7 +73,8 @@ public final class TimelineApp: Sendable {
         self.logger = logger
         self.now = now
         self.sessions = SessionStore(now: now())
-        self.timeline = TimelineReader(calendar: configuration.calendar, cacheBytes: configuration.pageCacheBytes)
+        self.timeline = TimelineReader(calendar: configuration.calendar, cacheBytes: configuration.pageCacheBytes,
+                                       streamedPageEntries: configuration.streamedPageEntries)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
         self.backups = configuration.backups.map(BackupSchedule.init(settings:))
         self.outbound = HTTPFetcher(timeoutSeconds: configuration.outboundTimeoutSeconds, maxConnectionsPerHost: 2)

@@ -107,10 +107,34 @@ public struct HTTPTestClient: Sendable {
             headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         var body = Array(raw[(end + 4)...])
+        if headers.contains(where: { $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased() == "chunked" }) {
+            guard let decoded = dechunk(body) else {
+                throw Failure(description: "a chunked body without its last chunk (\(body.count) bytes): cut short")
+            }
+            body = decoded
+        }
         if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }), body.count > length {
             body = Array(body.prefix(length))
         }
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// A chunked body (RFC 9112 section 7.1) decoded; nil when it does not end with its last chunk.
+    public static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+        var body: [UInt8] = []
+        var at = 0
+        while true {
+            var lineEnd = at
+            while lineEnd + 1 < bytes.count, !(bytes[lineEnd] == 13 && bytes[lineEnd + 1] == 10) { lineEnd += 1 }
+            guard lineEnd + 1 < bytes.count,
+                  let size = Int(String(decoding: bytes[at..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16)
+            else { return nil }
+            at = lineEnd + 2
+            if size == 0 { return bytes.count >= at + 2 ? body : nil }
+            guard bytes.count >= at + size + 2 else { return nil }
+            body += bytes[at..<(at + size)]
+            at += size + 2
+        }
     }
 }
 

@@ -66,7 +66,7 @@ struct PayloadTests {
         let heart = try #require(groups.first { $0.description == "Heart Rate" })
         #expect(heart.values == [74, 72])
         #expect(heart.dates == [2, 4])
-        #expect(heart.ids == ["v2", "v4"])
+        #expect(Array(heart.ids) == ["v2", "v4"])
         #expect(heart.units == "/min")
     }
 

@@ -10,6 +10,15 @@ public struct JSONWriter: Sendable {
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The bytes written so far, handed over and cleared; where the writer is in the document (open objects
+    /// and arrays, whether a comma is due) stays: a document sent in parts as it is written.
+    public mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        bytes.reserveCapacity(taken.count)
+        return taken
+    }
+
     private mutating func separate() {
         if afterKey { afterKey = false; return }
         if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }

@@ -8,11 +8,14 @@ public struct TimelineHead: Sendable, Equatable {
     public var earliest: Int64?
     /// The patients the timeline shows together: `[patientID]`, or every patient of a linked person.
     public var members: [String]
+    /// How many entries the record holds (all its patients'): how large its `all` page is.
+    public var entryCount: Int
 
-    public init(patientID: String, revision: Int64, earliest: Int64?, members: [String]? = nil) {
+    public init(patientID: String, revision: Int64, earliest: Int64?, members: [String]? = nil, entryCount: Int = 0) {
         self.patientID = patientID
         self.revision = revision
         self.earliest = earliest
         self.members = members ?? [patientID]
+        self.entryCount = entryCount
     }
 }

@@ -26,12 +26,18 @@ extension Store {
         }
         let person = try LinkQueries.person(of: asked, in: db)
         var revision: Int64 = 0
+        var entryCount = 0
         var earliest: Int64?
         for member in person.members {
-            revision += try db.scalar("SELECT revision FROM patients WHERE id = ?", [member], as: Int64.self) ?? 0
+            if let (memberRevision, count) = try db.row("SELECT revision, entry_count FROM patients WHERE id = ?", [member], { row in
+                (row.int64(0), Int(row.int64(1)))
+            }) {
+                revision += memberRevision
+                entryCount += count
+            }
             if withEarliest, let first = try earliestTime(of: member, in: db) { earliest = min(earliest ?? first, first) }
         }
-        return TimelineHead(patientID: person.head, revision: revision, earliest: earliest, members: person.members)
+        return TimelineHead(patientID: person.head, revision: revision, earliest: earliest, members: person.members, entryCount: entryCount)
     }
 
     static func earliestTime(of id: String, in db: Database) throws -> Int64? {

@@ -28,7 +28,13 @@ struct TimelineRoutes {
         let store = try app.store()
         let asked = TimelineReader.Request(page: page, end: end, patientID: request.query["patient"].flatMap { $0.isEmpty ? nil : $0 })
         if let cached = app.timeline.cachedPage(asked, store: store) { return .json(buffer: cached) }
-        return .json(buffer: try await app.timeline.page(asked, store: store))
+        switch try await app.timeline.page(asked, store: store) {
+        case .whole(let payload):
+            return .json(buffer: payload)
+        case .streamed(let stream):
+            return Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"],
+                            body: .stream(stream))
+        }
     }
 
     func post(_ request: Request) async throws -> Response {

@@ -11,10 +11,24 @@ import Store
 final class TimelineReader: Sendable {
     let cache: PayloadCache
     private let windows: TimelineWindowMemo
+    /// See `defaultStreamedPageEntries`.
+    let streamedPageEntries: Int
 
-    init(calendar: Calendar, cacheBytes: Int = PayloadCache.defaultBytes) {
+    /// The `all` page of a record of 200,000 entries or more is written as it is read (`TimelineStream`):
+    /// such a page is 30 MB and more, which a few clients at once would otherwise hold several times over.
+    /// A shorter record's page is read in one snapshot and cached: faster, and small.
+    public static let defaultStreamedPageEntries = 200_000
+
+    init(calendar: Calendar, cacheBytes: Int = PayloadCache.defaultBytes, streamedPageEntries: Int = defaultStreamedPageEntries) {
         windows = TimelineWindowMemo(calendar: calendar)
         cache = PayloadCache(maximumBytes: cacheBytes)
+        self.streamedPageEntries = streamedPageEntries
+    }
+
+    /// A page as it is answered: its bytes, or for a long record's `all` page, a stream of them.
+    enum Answer {
+        case whole(ByteBuffer)
+        case streamed(ResponseStream)
     }
 
     /// What a request asks for.
@@ -35,8 +49,9 @@ final class TimelineReader: Sendable {
         return cache.payload(for: key(request, head: head))
     }
 
-    /// The page: from the cache when its revision is current, else read and encoded (and cached).
-    func page(_ request: Request, store: Store) async throws -> ByteBuffer {
+    /// The page: from the cache when its revision is current, else read and encoded (and cached); a long
+    /// record's `all` page (not a linked person's) is streamed.
+    func page(_ request: Request, store: Store) async throws -> Answer {
         let withEarliest = request.page == .all
         var found = store.knownTimelineHead(patientID: request.patientID, withEarliest: withEarliest)
         if found == nil {
@@ -48,7 +63,10 @@ final class TimelineReader: Sendable {
         }
         guard let head = found else { throw APIError.noPatient }
         let key = key(request, head: head)
-        if let cached = cache.payload(for: key) { return cached }
+        if let cached = cache.payload(for: key) { return .whole(cached) }
+        if request.page == .all, head.members.count == 1, head.entryCount >= streamedPageEntries {
+            return .streamed(TimelineStream(store: store, head: head, window: key.window).response)
+        }
         guard let snapshot = try await store.timelineSnapshot(patientID: head.patientID, members: head.members,
                                                               from: key.window.start, to: key.window.end) else {
             throw APIError.unknownPatient
@@ -59,7 +77,7 @@ final class TimelineReader: Sendable {
         let payload = ByteBuffer(bytes: TimelinePayload.encode(consume snapshot, window: key.window))
         // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
         cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window))
-        return payload
+        return .whole(payload)
     }
 
     /// Cached pages are decrypted patient data: they leave memory with the key.

@@ -6,7 +6,31 @@ struct VitalGroup: Equatable {
     var units: String?
     var values: [Double] = []
     var dates: [Int64] = []
-    var ids: [String] = []
+    var ids = CompactStrings()
+}
+
+/// Strings kept as one buffer of bytes: a vital-sign group of a long record holds hundreds of thousands
+/// of ids, which as separate `String`s cost four times the memory.
+struct CompactStrings: Equatable, Sequence {
+    private var bytes: [UInt8] = []
+    private var ends: [Int32] = []
+
+    var count: Int { ends.count }
+
+    mutating func append(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+        ends.append(Int32(bytes.count))
+    }
+
+    func makeIterator() -> AnyIterator<String> {
+        var index = 0
+        return AnyIterator {
+            guard index < ends.count else { return nil }
+            let start = index == 0 ? 0 : Int(ends[index - 1])
+            defer { index += 1 }
+            return String(decoding: bytes[start..<Int(ends[index])], as: UTF8.self)
+        }
+    }
 }
 
 enum VitalGroups {
@@ -14,27 +38,39 @@ enum VitalGroups {
     /// so is a group with none; units come from the group's first reading. Groups sort by description,
     /// except blood-pressure groups, which come last, systolic before diastolic.
     static func make(_ readings: [StoredEntry]) -> [VitalGroup] {
-        var groups: [VitalGroup] = []
-        var index: [String: Int] = [:]
-        for reading in readings {
-            guard let value = reading.value, let date = reading.date else { continue }
+        var builder = Builder()
+        for reading in readings { builder.add(reading) }
+        return builder.groups
+    }
+
+    /// The groups built a reading at a time (`make` at once; a page written in parts, a part at a time).
+    struct Builder {
+        private var built: [VitalGroup] = []
+        private var index: [String: Int] = [:]
+
+        mutating func add(_ reading: StoredEntry) {
+            guard let value = reading.value, let date = reading.date else { return }
             let description = reading.description ?? ""
             let position: Int
             if let known = index[description] {
                 position = known
             } else {
-                position = groups.count
+                position = built.count
                 index[description] = position
-                groups.append(VitalGroup(description: description, units: reading.units))
+                built.append(VitalGroup(description: description, units: reading.units))
             }
             // Appended in place: copying a group out and back would make this quadratic.
-            groups[position].values.append(value)
-            groups[position].dates.append(date)
-            groups[position].ids.append(reading.id)
+            built[position].values.append(value)
+            built[position].dates.append(date)
+            built[position].ids.append(reading.id)
         }
-        return groups.sorted { a, b in
-            let (ra, rb) = (rank(a.description), rank(b.description))
-            return ra != rb ? ra < rb : a.description < b.description
+
+        /// The groups in the order they are shown.
+        var groups: [VitalGroup] {
+            built.sorted { a, b in
+                let (ra, rb) = (VitalGroups.rank(a.description), VitalGroups.rank(b.description))
+                return ra != rb ? ra < rb : a.description < b.description
+            }
         }
     }
 

@@ -50,7 +50,21 @@ enum AnnotationJSON {
             json.array(elements: list.json)
             return
         }
-        let fragments = list.annotated.compactMap { mark -> (offset: Int, bytes: [UInt8])? in
+        json.array(elements: list.json, inserting: fragments(of: list, annotations: annotations, alsoFrom: alsoFrom))
+    }
+
+    /// The elements of an entry array (no brackets) with what `writeArray` writes into them: one part of an
+    /// array written in parts.
+    static func elements(_ list: EntryList, annotations: [String: Annotation]) -> [UInt8] {
+        guard !list.annotated.isEmpty else { return list.json }
+        var elements = JSONWriter(capacity: list.json.count + 256)
+        elements.array(elements: list.json, inserting: fragments(of: list, annotations: annotations, alsoFrom: [:]))
+        return Array(elements.bytes.dropFirst().dropLast())
+    }
+
+    private static func fragments(of list: EntryList, annotations: [String: Annotation],
+                                  alsoFrom: [String: [String]]) -> [(offset: Int, bytes: [UInt8])] {
+        list.annotated.compactMap { mark -> (offset: Int, bytes: [UInt8])? in
             var bytes: [UInt8] = []
             if let annotation = annotations[mark.entryID] { bytes += member(annotation) }
             if let sources = alsoFrom[mark.entryID] {
@@ -62,6 +76,5 @@ enum AnnotationJSON {
             }
             return bytes.isEmpty ? nil : (mark.closingBrace, bytes)
         }
-        json.array(elements: list.json, inserting: fragments)
     }
 }

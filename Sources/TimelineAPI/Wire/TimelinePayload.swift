@@ -12,10 +12,7 @@ public enum TimelinePayload {
     public static func encode(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> [UInt8] {
         let entryBytes = snapshot.sections.values.reduce(snapshot.ongoing.json.count) { $0 + $1.json.count }
         var json = JSONWriter(capacity: 4096 + entryBytes + snapshot.vitalSigns.count * 48)
-        json.beginObject()
-        json.key("start_date"); json.int(window.start)
-        json.key("end_date"); json.int(window.end)
-        json.key("patient"); writePatient(snapshot.patient, to: &json)
+        writeOpening(snapshot.patient, window: window, to: &json)
 
         // Each entry's object is stored ready (`TimelineEntryJSON`): the arrays are copied, not encoded.
         for (key, type) in entryArrays {
@@ -24,9 +21,24 @@ public enum TimelinePayload {
             AnnotationJSON.writeArray(entries, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
         }
 
+        writeVitals(VitalGroups.make(snapshot.vitalSigns), to: &json)
+        writeClosing(ongoing: snapshot.ongoing, posts: snapshot.posts, readings: snapshot.readings,
+                     annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
+        return json.bytes
+    }
+
+    /// `{`, the window and the patient. (The page in parts, `TimelineStream`, writes the same pieces.)
+    static func writeOpening(_ patient: Patient, window: TimelineWindow, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("start_date"); json.int(window.start)
+        json.key("end_date"); json.int(window.end)
+        json.key("patient"); writePatient(patient, to: &json)
+    }
+
+    static func writeVitals(_ groups: [VitalGroup], to json: inout JSONWriter) {
         json.key("vitals")
         json.beginArray()
-        for group in VitalGroups.make(snapshot.vitalSigns) {
+        for group in groups {
             json.beginObject()
             json.key("description"); json.string(group.description)
             json.key("values"); json.beginArray(); for v in group.values { json.number(v) }; json.endArray()
@@ -38,14 +50,16 @@ public enum TimelinePayload {
             json.endObject()
         }
         json.endArray()
+    }
 
+    /// `ongoing`, the posts, the readings, and `}`.
+    static func writeClosing(ongoing: EntryList, posts: [TimelinePost], readings: [Reading], annotations: [String: Annotation],
+                             alsoFrom: [String: [String]], to json: inout JSONWriter) {
         json.key("ongoing")
-        AnnotationJSON.writeArray(snapshot.ongoing, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
-
-        PostsEncoding.write(snapshot.posts, to: &json)
-        json.key("readings"); ReadingJSON.writeArray(snapshot.readings, to: &json)
+        AnnotationJSON.writeArray(ongoing, annotations: annotations, alsoFrom: alsoFrom, to: &json)
+        PostsEncoding.write(posts, to: &json)
+        json.key("readings"); ReadingJSON.writeArray(readings, to: &json)
         json.endObject()
-        return json.bytes
     }
 
     static func writePatient(_ patient: Patient, to json: inout JSONWriter) {

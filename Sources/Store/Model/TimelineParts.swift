@@ -1,0 +1,31 @@
+/// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`,
+/// `timelineVitalSigns`): for a page too large to hold whole, which is then written as it is read. Each
+/// part is read in a snapshot of its own, at the patient's revision the page began at: a part read after
+/// the patient changed is refused (`StoreError.changedDuringRead`), so a page in parts never mixes two
+/// states of the record.
+public struct TimelineOutline: Sendable {
+    /// Everything but the window's entries and vital signs, as in `TimelineSnapshot`.
+    public var patient: Patient
+    public var ongoing: EntryList
+    public var posts: [TimelinePost]
+    public var readings: [Reading]
+    public var annotations: [String: Annotation]
+}
+
+/// Where the next part of a window's entries of one type starts: after this (date, id).
+public struct TimelineCursor: Sendable, Equatable {
+    public var date: Int64
+    public var id: String
+}
+
+/// One part of a window's entries of one type, in (date, id) order; `next` is nil after the last part.
+public struct TimelineEntryPart: Sendable {
+    public var entries: EntryList
+    public var next: TimelineCursor?
+}
+
+/// One part of a window's vital signs, in (date, id) order, with what the `vitals` groups need.
+public struct TimelineVitalSignPart: Sendable {
+    public var vitalSigns: [StoredEntry]
+    public var next: TimelineCursor?
+}

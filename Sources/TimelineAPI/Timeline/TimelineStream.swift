@@ -1,0 +1,127 @@
+import HTTPKit
+import Store
+
+/// A timeline page written as it is read, a part at a time (`TimelineOutline` and the store's parts):
+/// the bytes of `TimelinePayload.encode` for the same window, without ever holding the page, or its
+/// entries, whole. For the `all` page of a long record (`TimelineReader.streamedPageEntries`): one
+/// client's page of a 1,000,000-entry record is 160 MB.
+///
+/// Every part is read at the revision the page began at; when the record changes meanwhile, the stream
+/// fails and the connection is closed (the client sees a cut body, never a page of two states).
+actor TimelineStream {
+    /// Entries of one type read a part at a time: about 1 MB of JSON.
+    static let entriesPerPart = 2_000
+    /// Vital signs read a part at a time (their groups are kept, compactly, until the array is written).
+    static let vitalSignsPerPart = 10_000
+    /// A chunk is handed to the connection once this much is written.
+    static let chunkBytes = 256 << 10
+
+    private enum Stage {
+        case opening
+        case entries(array: Int, after: TimelineCursor?, opened: Bool)
+        case vitals(after: TimelineCursor?)
+        case closing
+        case done
+    }
+
+    private let store: Store
+    private let head: TimelineHead
+    private let window: TimelineWindow
+    private var stage = Stage.opening
+    private var json = JSONWriter(capacity: chunkBytes * 2)
+    private var outline: TimelineOutline?
+    private var annotated: Set<String> = []
+    private var vitalGroups = VitalGroups.Builder()
+    /// The person's own readings as vital signs, merged into the imported ones by date as they come.
+    private var ownSigns: [StoredEntry] = []
+    private var nextOwnSign = 0
+
+    private let entriesPerPart: Int
+    private let vitalSignsPerPart: Int
+    private let chunkBytes: Int
+
+    init(store: Store, head: TimelineHead, window: TimelineWindow, entriesPerPart: Int = TimelineStream.entriesPerPart,
+         vitalSignsPerPart: Int = TimelineStream.vitalSignsPerPart, chunkBytes: Int = TimelineStream.chunkBytes) {
+        self.store = store
+        self.head = head
+        self.window = window
+        self.entriesPerPart = entriesPerPart
+        self.vitalSignsPerPart = vitalSignsPerPart
+        self.chunkBytes = chunkBytes
+    }
+
+    nonisolated var response: ResponseStream {
+        ResponseStream(next: { try await self.next() })
+    }
+
+    /// The next chunk of the page; nil after the last.
+    func next() async throws -> ByteBuffer? {
+        while true {
+            switch stage {
+            case .opening:
+                let outline = try await store.timelineOutline(patientID: head.patientID, revision: head.revision,
+                                                              from: window.start, to: window.end)
+                self.outline = outline
+                annotated = Set(outline.annotations.keys)
+                ownSigns = outline.readings.flatMap(\.vitalSigns)
+                TimelinePayload.writeOpening(outline.patient, window: window, to: &json)
+                stage = .entries(array: 0, after: nil, opened: false)
+            case let .entries(array, after, opened):
+                guard array < TimelinePayload.entryArrays.count else {
+                    stage = .vitals(after: nil)
+                    continue
+                }
+                let (key, type) = TimelinePayload.entryArrays[array]
+                let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: type,
+                                                           from: window.start, to: window.end, after: after,
+                                                           limit: entriesPerPart, annotated: annotated)
+                var isOpen = opened
+                if !part.entries.isEmpty {
+                    if !isOpen {
+                        // An array is present only when it is not empty: its key waits for its first entry.
+                        json.key(key)
+                        json.beginArray()
+                        isOpen = true
+                    }
+                    json.raw(AnnotationJSON.elements(part.entries, annotations: outline?.annotations ?? [:]))
+                }
+                if let next = part.next {
+                    stage = .entries(array: array, after: next, opened: isOpen)
+                } else {
+                    if isOpen { json.endArray() }
+                    stage = .entries(array: array + 1, after: nil, opened: false)
+                }
+            case let .vitals(after):
+                let part = try await store.timelineVitalSigns(patientID: head.patientID, revision: head.revision,
+                                                              from: window.start, to: window.end, after: after,
+                                                              limit: vitalSignsPerPart)
+                // As `TimelineSnapshot.merging`: a reading goes before the first imported sign after it.
+                for sign in part.vitalSigns {
+                    while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
+                        vitalGroups.add(ownSigns[nextOwnSign])
+                        nextOwnSign += 1
+                    }
+                    vitalGroups.add(sign)
+                }
+                if let next = part.next {
+                    stage = .vitals(after: next)
+                } else {
+                    for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
+                    TimelinePayload.writeVitals(vitalGroups.groups, to: &json)
+                    vitalGroups = VitalGroups.Builder()
+                    stage = .closing
+                }
+            case .closing:
+                guard let outline else { throw StoreError.changedDuringRead }
+                TimelinePayload.writeClosing(ongoing: outline.ongoing, posts: outline.posts, readings: outline.readings,
+                                             annotations: outline.annotations, alsoFrom: [:], to: &json)
+                self.outline = nil
+                stage = .done
+            case .done:
+                let rest = json.takeBytes()
+                return rest.isEmpty ? nil : ByteBuffer(bytes: rest)
+            }
+            if json.bytes.count >= chunkBytes { return ByteBuffer(bytes: json.takeBytes()) }
+        }
+    }
+}
