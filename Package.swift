@@ -43,6 +43,8 @@ let package = Package(
             dependencies: ["CLibXML2"],
             cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
+        // glibc's <malloc.h>: the daemon's allocator settings (hreaderd's MemoryTuning).
+        .systemLibrary(name: "CMalloc"),
         // zlib (zlib1g-dev): the kept files are stored deflated.
         .systemLibrary(
             name: "CZlib",
@@ -114,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules",
+                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

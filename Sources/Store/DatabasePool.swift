@@ -18,6 +18,14 @@ final class DatabasePool: Sendable {
     private let freeReaders: Mutex<[UnsafeDatabaseBox]>
     private let openReader: @Sendable () throws -> Database
     private let closed = Atomic<Bool>(false)
+    /// One more reader for long reads in many parts (a long record's page written as it is read), on a
+    /// queue of its own, with a small page cache: such reads go through the whole record and would otherwise
+    /// fill every reader's cache with pages read once. Parts of several such reads take turns on it.
+    private let bulkQueue = DispatchQueue(label: "hreaderd.store.bulk-reader")
+    private let bulkBox = UnsafeDatabaseBox(nil)
+
+    /// The bulk reader's page cache, in KiB.
+    static let bulkReaderCacheKiB = 2 * 1024
 
     init(writer: Database, maximumReaders: Int, openReader: @escaping @Sendable () throws -> Database) {
         writerBox = UnsafeDatabaseBox(writer)
@@ -67,10 +75,29 @@ final class DatabasePool: Sendable {
         }
     }
 
+    /// Runs `body` in one snapshot on the bulk reader (opened when first needed).
+    func readInBulk<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            bulkQueue.async { [self] in
+                continuation.resume(with: Result { () throws -> T in
+                    guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
+                    if bulkBox.database == nil {
+                        let db = try openReader()
+                        try db.execute("PRAGMA cache_size = -\(Self.bulkReaderCacheKiB)")
+                        bulkBox.database = db
+                    }
+                    guard let db = bulkBox.database else { throw StoreError.closed }
+                    return try db.transaction(.deferred) { try body($0) }
+                })
+            }
+        }
+    }
+
     /// Closes every connection; later calls fail with `StoreError.closed`. Waits for running work.
     func close() {
         closed.store(true, ordering: .releasing)
         writerQueue.sync { writerBox.database = nil }
+        bulkQueue.sync { bulkBox.database = nil }
         freeReaders.withLock { readers in
             for box in readers { box.database = nil }
             readers.removeAll()
@@ -82,5 +109,5 @@ final class DatabasePool: Sendable {
 /// are what guarantee exclusive use, which is why this box may be marked Sendable.
 final class UnsafeDatabaseBox: @unchecked Sendable {
     var database: Database?
-    init(_ database: Database) { self.database = database }
+    init(_ database: Database?) { self.database = database }
 }

@@ -170,6 +170,12 @@ public final class Store: Sendable {
         do { return try pool.readSync(body) }
         catch { throw StoreError.wrap(error) }
     }
+
+    /// Runs `body` in one snapshot on the reader kept for long reads in many parts (see `DatabasePool`).
+    func readInBulk<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await pool.readInBulk(body) }
+        catch { throw StoreError.wrap(error) }
+    }
 }
 
 extension StoreError {

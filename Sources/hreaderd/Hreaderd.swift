@@ -27,6 +27,7 @@ struct Hreaderd: AsyncParsableCommand {
     static func main() async {
         // Everything this process creates (database, WAL, sockets, exports) is for its user alone.
         umask(0o077)
+        MemoryTuning.apply()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -24,6 +24,15 @@ enum TimelinePartsQuery {
         ORDER BY date, id
         """
 
+    /// The window's vital signs dated in it, counted by description (what the groups will hold, but for
+    /// the few that only span into the window).
+    static let vitalSignCountsSQL = """
+        SELECT description, count(*)
+        FROM entries INDEXED BY entries_by_date
+        WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3 AND type = 'vital_sign' AND value IS NOT NULL
+        GROUP BY description
+        """
+
     /// Refuses a read once the patient is no longer at `revision` (or is gone).
     static func checkRevision(_ revision: Int64, patientID: String, in db: Database) throws {
         let current = try db.scalar("SELECT revision FROM patients WHERE id = ?", [patientID], as: Int64.self)
@@ -84,7 +93,7 @@ extension Store {
     /// One part of the window's entries of `type` (not vital signs), each marked when `annotated` holds its id.
     public func timelineEntries(patientID: String, revision: Int64, type: EntryType, from start: Int64, to end: Int64,
                                 after: TimelineCursor?, limit: Int, annotated: Set<String>) async throws(StoreError) -> TimelineEntryPart {
-        try await read { db in
+        try await readInBulk { db in
             var list = EntryList()
             let next = try TimelinePartsQuery.part(patientID: patientID, revision: revision, type: type, from: start, to: end,
                                                    after: after, limit: limit, in: db) { row in
@@ -99,10 +108,23 @@ extension Store {
         }
     }
 
+    /// How many vital signs dated in the window each description has: room made for them at once, the
+    /// groups of a long record hold them in no more memory than they need.
+    public func timelineVitalSignCounts(patientID: String, revision: Int64, from start: Int64, to end: Int64) async throws(StoreError) -> [String: Int] {
+        try await readInBulk { db in
+            try TimelinePartsQuery.checkRevision(revision, patientID: patientID, in: db)
+            var counts: [String: Int] = [:]
+            try db.statement(TimelinePartsQuery.vitalSignCountsSQL).forEach([patientID, start, end]) { row in
+                counts[row.stringOrNil(0) ?? "", default: 0] += Int(row.int64(1))
+            }
+            return counts
+        }
+    }
+
     /// One part of the window's vital signs.
     public func timelineVitalSigns(patientID: String, revision: Int64, from start: Int64, to end: Int64,
                                    after: TimelineCursor?, limit: Int) async throws(StoreError) -> TimelineVitalSignPart {
-        try await read { db in
+        try await readInBulk { db in
             var rows = TimelineWindowQuery.TimelineRows()
             let next = try TimelinePartsQuery.part(patientID: patientID, revision: revision, type: .vitalSign, from: start, to: end,
                                                    after: after, limit: limit, in: db) { row in try rows.add(row) }

@@ -20,6 +20,7 @@ actor TimelineStream {
         case opening
         case entries(array: Int, after: TimelineCursor?, opened: Bool)
         case vitals(after: TimelineCursor?)
+        case writingVitals
         case closing
         case done
     }
@@ -32,6 +33,7 @@ actor TimelineStream {
     private var outline: TimelineOutline?
     private var annotated: Set<String> = []
     private var vitalGroups = VitalGroups.Builder()
+    private var vitalsWriting = TimelinePayload.VitalsWriting([])
     /// The person's own readings as vital signs, merged into the imported ones by date as they come.
     private var ownSigns: [StoredEntry] = []
     private var nextOwnSign = 0
@@ -92,6 +94,10 @@ actor TimelineStream {
                     stage = .entries(array: array + 1, after: nil, opened: false)
                 }
             case let .vitals(after):
+                if after == nil {
+                    vitalGroups.reserve(try await store.timelineVitalSignCounts(patientID: head.patientID, revision: head.revision,
+                                                                                from: window.start, to: window.end))
+                }
                 let part = try await store.timelineVitalSigns(patientID: head.patientID, revision: head.revision,
                                                               from: window.start, to: window.end, after: after,
                                                               limit: vitalSignsPerPart)
@@ -107,8 +113,14 @@ actor TimelineStream {
                     stage = .vitals(after: next)
                 } else {
                     for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
-                    TimelinePayload.writeVitals(vitalGroups.groups, to: &json)
+                    vitalsWriting = TimelinePayload.VitalsWriting(vitalGroups.groups)
                     vitalGroups = VitalGroups.Builder()
+                    stage = .writingVitals
+                }
+            case .writingVitals:
+                // The groups' JSON is as long as their entries' would be: written a chunk at a time too.
+                if vitalsWriting.write(to: &json, until: chunkBytes) {
+                    vitalsWriting = TimelinePayload.VitalsWriting([])
                     stage = .closing
                 }
             case .closing:

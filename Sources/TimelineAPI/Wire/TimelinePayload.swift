@@ -36,20 +36,66 @@ public enum TimelinePayload {
     }
 
     static func writeVitals(_ groups: [VitalGroup], to json: inout JSONWriter) {
-        json.key("vitals")
-        json.beginArray()
-        for group in groups {
-            json.beginObject()
-            json.key("description"); json.string(group.description)
-            json.key("values"); json.beginArray(); for v in group.values { json.number(v) }; json.endArray()
-            json.key("units"); json.string(group.units)
-            json.key("dates"); json.beginArray(); for d in group.dates { json.int(d) }; json.endArray()
-            json.key("ids"); json.beginArray(); for id in group.ids { json.string(id) }; json.endArray()
-            // Which values the person took themselves (their readings, `r_` ids), parallel to `values`.
-            json.key("self_reported"); json.beginArray(); for id in group.ids { json.bool(Reading.isReadingID(id)) }; json.endArray()
-            json.endObject()
+        var writing = VitalsWriting(groups)
+        _ = writing.write(to: &json, until: .max)
+    }
+
+    /// The `vitals` array written a piece at a time (a long record's groups are tens of MB of JSON): each
+    /// call writes until `json` holds `bytes`, or to the end (then true).
+    struct VitalsWriting {
+        private let groups: [VitalGroup]
+        private var group = -1
+        private var field = 0
+        private var ids: AnyIterator<String>?
+        private var offset = 0
+
+        init(_ groups: [VitalGroup]) { self.groups = groups }
+
+        mutating func write(to json: inout JSONWriter, until bytes: Int) -> Bool {
+            if group < 0 {
+                json.key("vitals")
+                json.beginArray()
+                group = 0
+            }
+            while group < groups.count {
+                let current = groups[group]
+                switch field {
+                case 0:
+                    json.beginObject()
+                    json.key("description"); json.string(current.description)
+                    json.key("values"); json.beginArray()
+                    (field, offset) = (1, 0)
+                case 1:
+                    while offset < current.values.count, json.bytes.count < bytes { json.number(current.values[offset]); offset += 1 }
+                    guard offset == current.values.count else { return false }
+                    json.endArray()
+                    json.key("units"); json.string(current.units)
+                    json.key("dates"); json.beginArray()
+                    (field, offset) = (2, 0)
+                case 2:
+                    while offset < current.dates.count, json.bytes.count < bytes { json.int(current.dates[offset]); offset += 1 }
+                    guard offset == current.dates.count else { return false }
+                    json.endArray()
+                    json.key("ids"); json.beginArray()
+                    (field, ids) = (3, current.ids.makeIterator())
+                case 3:
+                    while json.bytes.count < bytes, let id = ids?.next() { json.string(id) }
+                    guard json.bytes.count < bytes else { return false }
+                    json.endArray()
+                    // Which values the person took themselves (their readings, `r_` ids), parallel to `values`.
+                    json.key("self_reported"); json.beginArray()
+                    (field, ids) = (4, current.ids.makeIterator())
+                default:
+                    while json.bytes.count < bytes, let id = ids?.next() { json.bool(Reading.isReadingID(id)) }
+                    guard json.bytes.count < bytes else { return false }
+                    json.endArray()
+                    json.endObject()
+                    (group, field, ids) = (group + 1, 0, nil)
+                }
+            }
+            json.endArray()
+            return true
         }
-        json.endArray()
     }
 
     /// `ongoing`, the posts, the readings, and `}`.
