@@ -115,6 +115,23 @@ struct SyntheticRecordsTests {
         #expect(["active", "inactive", "resolved"].contains(condition.status ?? ""))
     }
 
+    @Test("a long record's life course: each condition, drug and allergy open at most once, in both shapes", arguments: [
+        SyntheticRecords.Shape.gen1, .gen2,
+    ])
+    func lifeCourse(shape: SyntheticRecords.Shape) throws {
+        let generator = SyntheticRecords(seed: 5)
+        let record = try RecordParser().parse(generator.record(for: generator.family()[0], entries: 20_000, shape: shape))
+        for type in [EntryType.condition, .medication, .allergy] {
+            let all = record.entries.filter { $0.type == type }
+            let open = all.filter { $0.endTime == nil && $0.canBeOngoing }
+            #expect(all.count > 300, "\(type): \(all.count)")
+            #expect(!open.isEmpty, "\(type): something stays open")
+            #expect(Set(open.map(\.description)).count == open.count, "\(type): \(open.count) open, some twice")
+            // What repeats is closed: a flare that resolved, a course that ended, an earlier record.
+            #expect(open.count < 60 && all.count - open.count > all.count / 2, "\(type): \(open.count) of \(all.count) open")
+        }
+    }
+
     @Test("vital signs read like a chart: paired blood pressures with units, plausible values, some text results")
     func realistic() throws {
         let generator = SyntheticRecords(seed: 3)

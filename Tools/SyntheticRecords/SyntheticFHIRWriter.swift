@@ -5,9 +5,7 @@ import Store
 /// MedicationRequest, Procedure, Immunization, AllergyIntolerance) in a bundle's entries, so that the
 /// demo and the benchmarks go through the FHIR reader with data hreaderd did not write for itself.
 ///
-/// The life course is kept believable across the record: a chronic condition already open is not
-/// diagnosed again (a repeat is a flare that resolves within weeks), and a drug already being taken is
-/// not started twice (a repeat is a course of 90 days that ends). Acute conditions resolve, short
+/// The life course is kept believable across the record (`LifeCourse`). Acute conditions resolve, short
 /// medications stop (`completed`), some chronic ones end (`inactive`, `stopped`).
 struct SyntheticFHIRWriter {
     let patient: SyntheticPatient
@@ -28,32 +26,11 @@ struct SyntheticFHIRWriter {
     func writeEntries(into writer: inout SyntheticJSONWriter, flush: (inout SyntheticJSONWriter) throws -> Void) rethrows -> Int {
         var written = 1
         entry(into: &writer, type: "Patient", id: patientID) { writePatient(&$0) }
-        var openConditions = Set<String>()
-        var openMedications = Set<String>()
+        var lifeCourse = LifeCourse()
         for type in [EntryType.encounter, .condition, .medication, .allergy, .immunization, .procedure, .result, .vitalSign] {
             for index in 0..<(factory.counts[type] ?? 0) {
                 var item = factory.entry(type, index)
-                switch type {
-                case .condition:
-                    if item.endTime == nil {
-                        if openConditions.contains(item.description) {
-                            item.endTime = (item.startTime ?? 0) + 21 * 86_400
-                            item.status = .resolved
-                        } else {
-                            openConditions.insert(item.description)
-                        }
-                    }
-                case .medication:
-                    if item.endTime == nil {
-                        if openMedications.contains(item.description) {
-                            item.endTime = (item.startTime ?? 0) + 90 * 86_400
-                            item.status = .completed
-                        } else {
-                            openMedications.insert(item.description)
-                        }
-                    }
-                default: break
-                }
+                lifeCourse.settle(&item)
                 let id = "\(patientID)-\(type.rawValue)-\(index)"
                 entry(into: &writer, type: resourceType(type), id: id) { write(item, into: &$0) }
                 written += 1
@@ -163,7 +140,7 @@ struct SyntheticFHIRWriter {
                 writer.endObject(); writer.endObject()
             }
         case .allergy:
-            status(&writer, key: "clinicalStatus", "active")
+            status(&writer, key: "clinicalStatus", item.status == .inactive ? "inactive" : "active")
             writer.key("code"); concept(item.codes, text: item.description, into: &writer)
             subject(&writer, key: "patient")
             writer.key("recordedDate"); writer.string(Self.dateTime(item.startTime ?? 0))

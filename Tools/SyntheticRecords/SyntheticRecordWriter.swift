@@ -18,11 +18,13 @@ struct SyntheticRecordWriter {
         case .gen1: writeGen1Demographics(&writer)
         case .gen2: writeGen2Demographics(&writer)
         }
+        var lifeCourse = LifeCourse()
         for type in sectionOrder {
             writer.key(type.section)
             writer.beginArray()
             for index in 0..<(factory.counts[type] ?? 0) {
-                let entry = factory.entry(type, index)
+                var entry = factory.entry(type, index)
+                lifeCourse.settle(&entry)
                 switch shape {
                 case .gen1: writeGen1(entry, into: &writer)
                 case .gen2: writeGen2(entry, into: &writer)
