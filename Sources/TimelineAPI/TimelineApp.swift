@@ -29,8 +29,8 @@ public final class TimelineApp: Sendable {
         public var sourceCallbackURL: String?
         /// The memory timeline pages may keep, in bytes (decrypted patient data: dropped when the store locks).
         public var pageCacheBytes = PayloadCache.defaultBytes
-        /// The `all` page of a record of this many entries or more is written as it is read (`TimelineStream`),
-        /// never held whole.
+        /// The `all` page and the export of a record of this many entries or more are written as they are read
+        /// (`TimelineStream`, `ExportStream`), never held whole.
         public var streamedPageEntries = TimelineReader.defaultStreamedPageEntries
         /// Outbound requests the routes make themselves (SMART discovery when a source is added).
         public var outboundTimeoutSeconds: Double = 15

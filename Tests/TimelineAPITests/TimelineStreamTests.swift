@@ -5,8 +5,9 @@ import Testing
 import TestSupport
 @testable import TimelineAPI
 
-/// A long record's `all` page written as it is read (`TimelineStream`) is the page read whole, byte for byte.
-@Suite("timeline pages written in parts")
+/// A long record's `all` page and export written as they are read (`TimelineStream`, `ExportStream`) are
+/// the page and the export read whole, byte for byte.
+@Suite("timeline pages and exports written in parts")
 struct TimelineStreamTests {
     static let base: Int64 = 1_000_000_000
     static let types: [EntryType] = [.condition, .result, .vitalSign, .medication, .encounter, .vitalSign, .immunization,
@@ -40,6 +41,10 @@ struct TimelineStreamTests {
         for index in 0..<9 {
             entries.append(Entry(id: "late\(index)", type: index % 2 == 0 ? .condition : .vitalSign, description: "Late \(index)",
                                  time: base + 400 * 86_400 + Int64(index), startTime: base + Int64(index) * 7_200, value: 70 + Double(index)))
+        }
+        // Undated: on no page, at the end of the export.
+        for index in 0..<5 {
+            entries.append(Entry(id: "undated\(index)", type: .result, description: "Undated \(index)", value: Double(index)))
         }
         var record = PatientRecord(recordID: "long", name: "Long Record")
         record.entries = entries
@@ -121,6 +126,28 @@ struct TimelineStreamTests {
         await #expect(throws: StoreError.self) { _ = try await stream.next() }
     }
 
+    @Test("the export in parts is the export read whole, byte for byte: dated entries, then undated ones")
+    func exportSameBytes() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _) = try TestStore.create(at: dir.file("state"))
+        defer { store.close() }
+        let patientID = try await Self.filled(store)
+        let expected = try #require(try await ExportDocument.encode(patientID: patientID, from: store, exportedAt: 1_700_000_000))
+        let text = String(decoding: expected, as: UTF8.self)
+        #expect(text.contains("\"undated4\"") && text.contains("note on late0") && text.contains("\"timeline_entries\":[{"))
+        for entries in [1, 7, 2_000, 10_000] {
+            let stream = ExportStream(store: store, patientID: patientID, exportedAt: 1_700_000_000, entriesPerPart: entries, chunkBytes: 4_096)
+            var bytes: [UInt8] = []
+            while let chunk = try await stream.next() { bytes += chunk.readableBytesView }
+            #expect(bytes == expected, "parts of \(entries): \(bytes.count) bytes against \(expected.count)")
+        }
+        // A change after the export began cuts it short.
+        let stream = ExportStream(store: store, patientID: patientID, exportedAt: 1_700_000_000, entriesPerPart: 10, chunkBytes: 1)
+        #expect(try await stream.next() != nil)
+        _ = try await store.addTimelinePost(patientID: patientID, kind: .levels, dataJSON: #"{"mood":"5"}"#, createdAt: Self.base + 20)
+        await #expect(throws: StoreError.self) { _ = try await stream.next() }
+    }
+
     @Test("over HTTP: the all page of a record at the threshold goes chunked and whole; a shorter page keeps its length")
     func overHTTP() async throws {
         try await ServedApp.with(streamedPageEntries: 1_000) { (served: ServedApp) async throws in
@@ -138,6 +165,11 @@ struct TimelineStreamTests {
             let month = try await served.client.send("GET", "/timeline.json?page=month&end=2001-09-30&patient=\(patientID)")
             #expect(month.status == 200 && month.header("Content-Length") == String(month.body.count))
             #expect(month.header("Transfer-Encoding") == nil)
+
+            let export = try await served.client.send("GET", "/patients/\(patientID)/export.json")
+            #expect(export.status == 200 && export.header("Transfer-Encoding") == "chunked")
+            #expect(export.header("Content-Disposition")?.hasPrefix("attachment") == true)
+            #expect(export.body == (try await ExportDocument.encode(patientID: patientID, from: served.store, exportedAt: served.clock.now())))
         }
     }
 }

@@ -129,8 +129,19 @@ struct PatientRoutes {
 
     func export(_ id: String) async throws -> Response {
         let store = try app.store()
-        guard let document = try await ExportDocument.encodePerson(patientID: id, from: store, exportedAt: app.now()) else { throw APIError.unknownPatient }
-        var response = Response.json(bytes: document)
+        var response: Response
+        if let person = try await store.person(of: id), person.members.count == 1,
+           let patient = try await store.patient(id: id), patient.entryCount >= app.configuration.streamedPageEntries {
+            // A long record's export is written as it is read (as its `all` page is): never whole in memory.
+            let stream = ExportStream(store: store, patientID: id, exportedAt: app.now())
+            response = Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"],
+                                body: .stream(stream.response))
+        } else {
+            guard let document = try await ExportDocument.encodePerson(patientID: id, from: store, exportedAt: app.now()) else {
+                throw APIError.unknownPatient
+            }
+            response = Response.json(bytes: document)
+        }
         // The id is ours (p_ and hex), safe in a header.
         response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"hreaderd-\(id.filter { $0.isLetter || $0.isNumber || $0 == "_" }).json\"")
         return response

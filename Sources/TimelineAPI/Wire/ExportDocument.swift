@@ -189,6 +189,12 @@ public struct ExportDocument: RecordExportWriter {
         section = .readings
     }
 
+    /// What is written so far, handed over (a long record's export is sent as it is written: `ExportStream`).
+    mutating func takeBytes() -> [UInt8] { json.takeBytes() }
+
+    /// The bytes written but not yet taken.
+    var pendingBytes: Int { json.bytes.count }
+
     /// Closes the document.
     func finished() -> [UInt8] {
         var document = self
