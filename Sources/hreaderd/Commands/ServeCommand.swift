@@ -116,6 +116,9 @@ struct ServeCommand: AsyncParsableCommand {
         let router: Router
         do { router = try app.router() } catch { throw CLIError("the web app directory cannot be served: \(error)") }
         let server = HTTPServer(configuration: serverConfiguration, router: router, middleware: app.middleware(), logger: logger)
+        // The ports known before listening (given ones, and a socket systemd passed, which may hold a
+        // connection already): allowed before the first request can arrive, not after.
+        app.hosts.allow(ports: Self.knownPorts(serverConfiguration.listeners), extraNames: listen.map(\.host))
         let addresses: [SocketAddress]
         do { addresses = try await server.start() } catch { throw CLIError("cannot listen: \(error)") }
         // The Host names requests may carry: loopback names and the names we were told to listen on, with
@@ -207,6 +210,35 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let unixSocket { result.append(.unix(path: unixSocket)) }
         return result
+    }
+
+    /// The TCP ports of `listeners` that are known before they listen: a given port (not 0), and the port an
+    /// inherited socket is bound to.
+    static func knownPorts(_ listeners: [Listener]) -> [Int] {
+        listeners.compactMap { listener -> Int? in
+            switch listener {
+            case let .tcp(_, port): return port == 0 ? nil : port
+            case let .inherited(descriptor):
+                var storage = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let named = withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+                }
+                guard named == 0 else { return nil }
+                switch Int32(storage.ss_family) {
+                case AF_INET:
+                    return withUnsafePointer(to: &storage) {
+                        $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+                    }
+                case AF_INET6:
+                    return withUnsafePointer(to: &storage) {
+                        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                    }
+                default: return nil
+                }
+            case .unix: return nil
+            }
+        }
     }
 
     /// A port the watchdog's probe can reach on 127.0.0.1 (an IPv4 loopback or wildcard listener).
