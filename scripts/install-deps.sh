@@ -5,8 +5,9 @@
 # packages and the command to run, and exits 1.
 set -euo pipefail
 
-# libcurl4-openssl-dev and libxml2-dev: a release build links Foundation statically, and with it -lcurl and -lxml2.
-packages=(pkg-config libsqlcipher-dev sqlcipher sqlite3 libssl-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev "$@")
+# libcurl4-openssl-dev and libxml2-dev: their headers (the daemon loads both libraries when first needed).
+# binutils: objcopy, which strips the installed binary (scripts/build-release.sh).
+packages=(pkg-config libsqlcipher-dev sqlcipher sqlite3 libssl-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev binutils "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
