@@ -185,22 +185,13 @@ struct SyntheticFHIRWriter {
         }
     }
 
-    /// `YYYY-MM-DDThh:mm:ssZ` of epoch seconds (Howard Hinnant's `civil_from_days`), without Foundation.
+    /// `YYYY-MM-DDThh:mm:ssZ` of epoch seconds, without Foundation (the store's `CivilDay`).
     static func dateTime(_ seconds: Int64) -> String {
-        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let secondsOfDay = Int(seconds - Int64(days) * 86_400)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondsOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = CivilDay.date(epochDays: days)
+        return zeroPadded(Int(year), 4) + "-" + zeroPadded(Int(month), 2) + "-" + zeroPadded(Int(day), 2) + "T"
+            + zeroPadded(secondsOfDay / 3600, 2) + ":" + zeroPadded(secondsOfDay / 60 % 60, 2) + ":" + zeroPadded(secondsOfDay % 60, 2) + "Z"
     }
 }
 

@@ -21,14 +21,17 @@ enum SearchIndexSchema {
         "replace(replace(replace(replace(replace(replace(replace(\(column), '{', ''), '}', ''), '\"', ''), '[', ' '), ']', ''), ':', ' '), ',', ' ')"
     }
 
-    static let entryText = """
+    /// What an entry says itself: description, text value, codes' values.
+    static let entryOwnText = """
         coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(CodeValuesFunction.name)(e.codes)
+        """
+
+    /// An entry's row: what it says, and the person's annotation on it (`a`, joined).
+    static let entryText = """
+        \(entryOwnText)
             || coalesce(' ' || a.note, '') || coalesce(' ' || a.reason, '') || coalesce(' ' || a.quantity, '')
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
-
-    /// The docid of an entry's row, from `pk` of `entries`.
-    static func entryDocid(_ pk: String) -> String { "(\(pk)) * 2" }
 
     /// The index itself. `type`: the entry's type, the post's kind, or `document` for a section.
     static let createIndex = """
@@ -119,8 +122,7 @@ enum SearchIndexSchema {
     /// Without their annotations: a new entry seldom has one (`queueAnnotatedNewEntries` finds those).
     static let indexNewEntries = """
         INSERT INTO search (docid, body, patient_id, type, date)
-            SELECT e.pk * 2, coalesce(e.description, '') || ' ' || coalesce(e.text_value, '') || ' ' || \(CodeValuesFunction.name)(e.codes),
-                e.patient_id, e.type, e.date
+            SELECT e.pk * 2, \(entryOwnText), e.patient_id, e.type, e.date
             FROM entries e WHERE e.pk >= ? ORDER BY e.pk
         """
 
