@@ -52,9 +52,27 @@ public struct RecordParser: Sendable {
 
 /// The walk over one record document: sections become entries, every other top-level member is copied
 /// (compact) into `otherFieldsJSON`.
-private struct RecordReader {
+struct RecordReader {
+    /// What the walk does with the entries of the sections.
+    enum SectionReading {
+        /// Every entry kept in `entries`: the record read whole.
+        case collect
+        /// Every entry checked to be an object, and skipped: the head of a record read in passes.
+        case skip
+        /// Entries handed on `batchSize` at a time, in document order: a record read in passes.
+        case deliver(batchSize: Int, ([Entry]) throws -> Void)
+    }
+
     var scanner: JSONScanner
     var identity: EntryIdentity
+    var sections: SectionReading = .collect
+    /// Told the offset up to which the document has been read, after every entry.
+    var readUpTo: ((Int) -> Void)?
+    /// Whether anything but whitespace after the record is an error; when false, the walk stops at the
+    /// record's end and the caller looks at what follows.
+    var endsTheDocument = true
+    /// The entries walked, whatever `sections` did with them.
+    var entryCount = 0
     var entries: [Entry] = []
     var otherFields: [UInt8] = [UInt8(ascii: "{")]
     var id: JSONValue?
@@ -72,6 +90,10 @@ private struct RecordReader {
 
     mutating func read(recordID explicitID: String?) throws -> PatientRecord {
         try readTopLevelObject()
+        if case let .deliver(_, hand) = sections, !entries.isEmpty {
+            try hand(entries)
+            entries.removeAll()
+        }
         guard let recordID = explicitID ?? ValueNormalisation.identifier(id) else {
             throw RecordParseError.wrongShape(path: "$._id", expected: #"a record id: a string or {"$oid": string}"#)
         }
@@ -132,7 +154,7 @@ private struct RecordReader {
             otherFields.append(UInt8(ascii: ":"))
             JSONCompaction.append(UnsafeBufferPointer(rebasing: scanner.bytes[valueStart..<scanner.offset]), to: &otherFields)
         }
-        try scanner.expectEnd()
+        if endsTheDocument { try scanner.expectEnd() }
     }
 
     /// A section: an array of entry objects. `null` counts as no entries (Gen 1 exporters write null
@@ -157,11 +179,28 @@ private struct RecordReader {
                 try scanner.skipValue()
                 throw RecordParseError.wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
             }
-            let start = scanner.offset
-            let fields = try EntryFields.read(from: &scanner)
-            let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.offset]))
-            entries.append(EntryNormalisation.entry(type, fields: fields, rawJSON: raw, identity: &identity))
+            switch sections {
+            case .skip:
+                try scanner.skipValue()
+            case .collect:
+                entries.append(try readEntry(type))
+            case let .deliver(batchSize, hand):
+                entries.append(try readEntry(type))
+                if entries.count >= batchSize {
+                    try hand(entries)
+                    entries.removeAll(keepingCapacity: true)
+                }
+            }
             index += 1
+            entryCount += 1
+            readUpTo?(scanner.offset)
         }
+    }
+
+    private mutating func readEntry(_ type: EntryType) throws -> Entry {
+        let start = scanner.offset
+        let fields = try EntryFields.read(from: &scanner)
+        let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.offset]))
+        return EntryNormalisation.entry(type, fields: fields, rawJSON: raw, identity: &identity)
     }
 }

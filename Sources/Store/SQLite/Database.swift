@@ -28,8 +28,14 @@ public final class Database {
     /// SQLCipher page size. 4096 matches the file-system block size; SQLCipher 3's default is 1024.
     public static let cipherPageSize = 4096
 
+    /// SQLite's process-wide settings, made once before the first connection opens.
+    private static let libraryConfigured: Bool = {
+        hreaderd_sqlite3_disable_memory_statistics() == SQLITE_OK
+    }()
+
     /// Opens (and, with a key, decrypts) a database. A wrong key fails here, with `SQLITE_NOTADB`.
     public init(path: String, key: StoreKey?, mode: OpenMode = .readWrite, configuration: Configuration = .init()) throws(DatabaseError) {
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
         switch mode {
@@ -157,6 +163,15 @@ public final class Database {
             if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
             throw error
         }
+    }
+
+    /// Runs `body` with this connection's page cache at `kib` (nil: as it is), then sets it back.
+    public func withCacheSize<T>(kib: Int?, _ body: () throws -> T) throws -> T {
+        guard let kib else { return try body() }
+        let before = try scalar("PRAGMA cache_size", as: Int64.self) ?? -2_000
+        try execute("PRAGMA cache_size = -\(kib)")
+        defer { try? execute("PRAGMA cache_size = \(before)") }
+        return try body()
     }
 
     /// Runs `body` in a savepoint, which nests inside a transaction: rolled back alone when it throws.

@@ -17,6 +17,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public var primaryCode: Int32 { code & 0xff }
 
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+    /// SQLITE_CONSTRAINT_UNIQUE: a row with the same key is there already.
+    public var isUniqueViolation: Bool { code == SQLITE_CONSTRAINT | (8 << 8) }
     /// SQLITE_NOTADB: with SQLCipher this is what a wrong key (or a file that is not a database) looks like.
     public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }

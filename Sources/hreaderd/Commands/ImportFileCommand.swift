@@ -91,14 +91,15 @@ struct ImportFileCommand: AsyncParsableCommand {
 
     /// Imports an RHEx record file; the number of failures.
     private func importRHEx(_ file: String, store: Store, options: ImportOptions) -> Int {
+        var rhexOptions = options
+        rhexOptions.mode = .replace
+        if let failures = importLargeRHEx(file, store: store, options: rhexOptions) { return failures }
         var tally = ImportTally()
         let reader: RecordFileReader
         do { reader = try RecordFileReader(path: file, parser: RecordParser(limits: .files)) } catch {
             Console.err("hreaderd: \(error)")
             return 1
         }
-        var rhexOptions = options
-        rhexOptions.mode = .replace
         var failures = 0
         var lastProgress = Date()
         do {
@@ -126,6 +127,35 @@ struct ImportFileCommand: AsyncParsableCommand {
         }
         Console.out("\(file): \(tally.summary)")
         return failures + tally.bad
+    }
+}
+
+extension ImportFileCommand {
+    /// A record file of `StreamedRecordFile.minimumBytes` or more holding one record, imported as it is read
+    /// (`StreamedRecordImport`); the number of failures. nil when the file is smaller, or holds one record a
+    /// line, or its record cannot be read: `RecordFileReader` then reads it as before, and says what is wrong.
+    private func importLargeRHEx(_ file: String, store: Store, options: ImportOptions) -> Int? {
+        guard let stream = try? StreamedRecordFile(path: file), stream.byteCount >= StreamedRecordFile.minimumBytes else { return nil }
+        var lastProgress = Date()
+        do {
+            guard let summary = try StreamedRecordImport.run(stream, store: store, options: options, progress: { written, total in
+                guard Date().timeIntervalSince(lastProgress) >= Self.progressInterval else { return }
+                lastProgress = Date()
+                Console.err("\(file): \(written) of \(total) entries…")
+            }) else { return nil }
+            var tally = ImportTally()
+            tally.add(summary)
+            Console.out("\(file): \(tally.summary)")
+            return 0
+        } catch is RecordParseError {
+            return nil
+        } catch {
+            Console.err("\(file):1: cannot store the record: \(error)")
+            var tally = ImportTally()
+            tally.bad = 1
+            Console.out("\(file): \(tally.summary)")
+            return 1
+        }
     }
 }
 

@@ -1,0 +1,51 @@
+import Dispatch
+import Synchronization
+
+/// Batches handed from a producing thread to a consuming one, at most `capacity` waiting: the reader of a
+/// large file parses the next batches while the store writes the last, and never runs more than
+/// `capacity` batches ahead of it (which bounds the memory they take).
+final class BatchHandoff<Batch: Sendable>: Sendable {
+    enum Item: Sendable {
+        case batch(Batch)
+        /// The producer has given every batch.
+        case end
+        /// The producer failed: no more batches.
+        case failed(any Error)
+    }
+
+    private let waiting = Mutex<[Item]>([])
+    private let stopped = Atomic<Bool>(false)
+    private let items = DispatchSemaphore(value: 0)
+    private let slots: DispatchSemaphore
+
+    init(capacity: Int) {
+        slots = DispatchSemaphore(value: capacity)
+    }
+
+    /// Hands an item on, waiting for room. False when the consumer has stopped: the producer should too.
+    @discardableResult
+    func put(_ item: Item) -> Bool {
+        slots.wait()
+        guard !stopped.load(ordering: .acquiring) else {
+            slots.signal()  // passed on, so that no later `put` waits either
+            return false
+        }
+        waiting.withLock { $0.append(item) }
+        items.signal()
+        return true
+    }
+
+    /// The next item, waiting for one.
+    func take() -> Item {
+        items.wait()
+        let item = waiting.withLock { $0.removeFirst() }
+        slots.signal()
+        return item
+    }
+
+    /// The consumer gives up: a producer waiting for room, or coming to `put` later, is told to stop.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        slots.signal()
+    }
+}

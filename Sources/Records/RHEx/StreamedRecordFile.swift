@@ -1,0 +1,103 @@
+import Store
+
+/// A record file too large to hold in memory whole (a long life's record: 1,000,000 entries are about
+/// 210 MB of JSON), read in place in passes over the mapped file, each giving back the pages behind it:
+///
+/// 1. `readHead()`: the whole file checked (its size, UTF-8, JSON, the record's shape) and the record's
+///    own members read, its entries skipped;
+/// 2. `readEntries(_:)`: the entries, a batch at a time, the same entries with the same ids that
+///    `RecordParser` gives for the file read whole.
+///
+/// So an import holds a batch of entries, not the record, and the file costs a few MB of memory, not its
+/// size. Only a file of one record is read this way; a file of one record a line is `RecordFileReader`'s.
+public final class StreamedRecordFile {
+    /// Files from this size up are read in passes (`import-file`); smaller ones are read whole, which is
+    /// faster for them and as light.
+    public static let minimumBytes = 32 << 20
+    /// Entries a batch: large enough that a batch's work dwarfs the handing over, small enough to be a
+    /// few hundred KB.
+    public static let batchEntries = 2_048
+    /// UTF-8 is checked this much at a time, its pages given back after each.
+    static let validationChunkBytes = 8 << 20
+
+    public let path: String
+    public let parser: RecordParser
+    private let file: MappedFile
+
+    /// Maps the file. Reads nothing yet.
+    public init(path: String, parser: RecordParser = RecordParser(limits: .files)) throws(RecordFileError) {
+        self.path = path
+        self.parser = parser
+        file = try MappedFile(path: path)
+    }
+
+    /// The file's size in bytes.
+    public var byteCount: Int { file.bytes.count }
+
+    /// The record without its entries, and how many entries it holds; nil when the file holds more than
+    /// one JSON value (one record a line). Throws what `RecordParser` would throw for the file read whole.
+    public func readHead() throws(RecordParseError) -> (record: PatientRecord, entries: Int)? {
+        let start = try checkedBody()
+        var reader = makeReader(start: start, sections: .skip)
+        defer { file.releaseAll() }
+        do {
+            let record = try reader.read(recordID: nil)
+            reader.scanner.skipWhitespace()
+            return reader.scanner.isAtEnd ? (record, reader.entryCount) : nil
+        } catch {
+            throw RecordParseError.from(error)
+        }
+    }
+
+    /// The record's entries in document order, `batchEntries` at a time. An error `body` throws ends the
+    /// reading and is thrown as it is; a document error is thrown as a `RecordParseError`.
+    public func readEntries(expected: Int = 0, _ body: ([Entry]) throws -> Void) throws {
+        let start = try checkedBody()
+        struct Handed: Error { let error: any Error }
+        defer { file.releaseAll() }
+        try withoutActuallyEscaping(body) { body in
+            var reader = makeReader(start: start, sections: .deliver(batchSize: Self.batchEntries, { entries in
+                do { try body(entries) } catch { throw Handed(error: error) }
+            }), expectedEntries: expected)
+            do {
+                _ = try reader.read(recordID: nil)
+            } catch let handed as Handed {
+                throw handed.error
+            } catch {
+                throw RecordParseError.from(error)
+            }
+        }
+    }
+
+    private func makeReader(start: Int, sections: RecordReader.SectionReading, expectedEntries: Int = 0) -> RecordReader {
+        var reader = RecordReader(scanner: JSONScanner(bytes: file.bytes, maxDepth: parser.limits.maxDepth, offset: start),
+                                  identity: EntryIdentity(expectedEntries: expectedEntries))
+        reader.sections = sections
+        reader.endsTheDocument = false
+        reader.readUpTo = { [file] offset in file.release(before: offset) }
+        return reader
+    }
+
+    /// The size limit, then UTF-8 a chunk at a time; where the document starts (after a byte-order mark).
+    private func checkedBody() throws(RecordParseError) -> Int {
+        let bytes = file.bytes
+        guard bytes.count <= parser.limits.maxDocumentBytes else {
+            throw .tooLarge(bytes: bytes.count, maxBytes: parser.limits.maxDocumentBytes)
+        }
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + Self.validationChunkBytes, bytes.count)
+            // End the chunk where a character starts, not inside one (a character is at most 4 bytes).
+            var back = 0
+            while end < bytes.count, back < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
+            if let bad = UTF8Validation.firstInvalidOffset(in: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                file.releaseAll()
+                throw .invalidUTF8(offset: start + bad)
+            }
+            start = end
+            file.release(before: start)
+        }
+        file.releaseAll()
+        return bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+}
