@@ -72,6 +72,39 @@ struct CLIImportTests {
         #expect(refused.err.contains("over the limit of 268435456 bytes"), "\(refused.err)")
     }
 
+    /// A record of `count` results padded with white space to `bytes`, written to `name`.
+    func largeRecord(_ name: String, count: Int, bytes: Int, cutAt: Int? = nil) throws -> String {
+        let entries = (0..<count).map { i in #"{"_id":"r\#(i)","description":"Sodium","time":\#(1_000 + i),"value":{"scalar":"140"}}"# }
+        var text = Data((#"{"_id":"long","first":"Ann","last":"Lee","results":["# + entries.joined(separator: ",") + "]}").utf8)
+        if let cutAt { text = text.prefix(cutAt) }
+        text.append(Data(repeating: 0x20, count: bytes - text.count))
+        let path = dir.file(name)
+        #expect(FileManager.default.createFile(atPath: path, contents: text))
+        return path
+    }
+
+    @Test("a record file of 32 MiB or more is imported as it is read; again, it is unchanged; cut short, nothing of it is kept")
+    func largeRecordFile() throws {
+        // 5,000 entries: three batches of the reader.
+        let large = try largeRecord("large.json", count: 5_000, bytes: 33 << 20)
+        let first = try hreaderd("import-file", large)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.contains("patients 1 added, 0 updated, 0 unchanged; entries 5000 added"), "\(first.out)")
+        #expect(first.err.contains("large.json: one record of 5000 entries, imported as it is read…"), "\(first.err)")
+        let again = try hreaderd("import-file", large)
+        #expect(again.out.contains("patients 0 added, 0 updated, 1 unchanged; entries 0 added, 0 updated, 5000 unchanged, 0 removed"), "\(again.out)")
+
+        // The same record cut short half-way through its entries (white space after): an error, and the record
+        // as it was.
+        let cut = try largeRecord("cut.json", count: 5_000, bytes: 33 << 20, cutAt: 200_000)
+        let refused = try hreaderd("import-file", cut)
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("cut.json:1: not JSON at byte \(33 << 20)"), "\(refused.err)")
+        #expect(!refused.err.contains("imported as it is read"))
+        let id = try #require(try hreaderd("patients").out.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
+        #expect(try exportedIDs(id).count == 5_000)
+    }
+
     @Test("a changed record updates in place: same ids for what remains, new for what is new, removed what is gone")
     func changedRecordUpdates() throws {
         let v1 = try write("v1.json", #"{"_id":"r1","first":"Ann","last":"Lee","results":[{"_id":"a","description":"A","time":1,"value":{"scalar":"1"}},{"_id":"b","description":"B","time":2},{"_id":"c","description":"C","time":3}]}"#)

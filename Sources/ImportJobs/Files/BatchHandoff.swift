@@ -19,7 +19,10 @@ final class BatchHandoff<Batch: Sendable>: Sendable {
     private let slots: DispatchSemaphore
 
     init(capacity: Int) {
-        slots = DispatchSemaphore(value: capacity)
+        // Made at zero and signalled up: libdispatch traps when a semaphore goes with a value below the one
+        // it was made with, as this one does when the consumer stops with batches left in it.
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { slots.signal() }
     }
 
     /// Hands an item on, waiting for room. False when the consumer has stopped: the producer should too.

@@ -13,10 +13,11 @@ public enum StreamedRecordImport {
     /// Imports the file's record. nil when the file is not one record (one record a line: read it with
     /// `RecordFileReader`). Throws a `RecordParseError` for a bad document, a `StoreError` when the store
     /// refuses it; either way nothing of it is written. `progress` is told the entries written so far, and
-    /// how many the record holds.
+    /// how many the record holds: first (0, all) once the file is checked, then after each batch.
     public static func run(_ file: StreamedRecordFile, store: Store, options: ImportOptions,
                            progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportSummary? {
         guard let (record, total) = try file.readHead() else { return nil }
+        progress(0, total)
         let handoff = BatchHandoff<Store.PreparedEntries>(capacity: batchesAhead)
         let produced = DispatchSemaphore(value: 0)
         let reading = UncheckedFile(file: file)

@@ -139,6 +139,7 @@ extension ImportFileCommand {
         var lastProgress = Date()
         do {
             guard let summary = try StreamedRecordImport.run(stream, store: store, options: options, progress: { written, total in
+                if written == 0 { Console.err("\(file): one record of \(total) entries, imported as it is read…") }
                 guard Date().timeIntervalSince(lastProgress) >= Self.progressInterval else { return }
                 lastProgress = Date()
                 Console.err("\(file): \(written) of \(total) entries…")

@@ -1,0 +1,134 @@
+import Foundation
+import Records
+import Store
+import SyntheticRecords
+import TestSupport
+import Testing
+
+/// A record file read in passes over its mapped bytes (`StreamedRecordFile`), against the same file parsed
+/// whole by `RecordParser`: the same record, the same entries in the same order with the same ids.
+@Suite("record files read in passes")
+struct StreamedRecordFileTests {
+    /// The record parsed whole, and the same file read in passes: its head and its batches.
+    private func bothWays(_ bytes: [UInt8]) throws -> (whole: PatientRecord, head: PatientRecord, counted: Int, batches: [[Entry]]) {
+        let whole = try RecordParser(limits: .files).parse(bytes)
+        return try withTemporaryFile(bytes) { path in
+            let file = try StreamedRecordFile(path: path)
+            let (head, counted) = try #require(try file.readHead())
+            var batches: [[Entry]] = []
+            try file.readEntries(expected: counted) { batches.append($0) }
+            return (whole, head, counted, batches)
+        }
+    }
+
+    @Test("a generated record of several batches: the head and every entry as the parser gives them, batches of at most 2,048")
+    func generatedRecord() throws {
+        let generator = SyntheticRecords(seed: 11)
+        let bytes = generator.record(for: generator.family()[0], entries: 5_000, shape: .gen1)
+        let (whole, head, counted, batches) = try bothWays(bytes)
+        #expect(whole.entries.count == 5_000)
+        #expect(counted == 5_000)
+        #expect(batches.count == 3)
+        #expect(batches.allSatisfy { $0.count <= StreamedRecordFile.batchEntries })
+        #expect(Array(batches.joined()) == whole.entries)
+        var withoutEntries = whole
+        withoutEntries.entries = []
+        #expect(head == withoutEntries)
+    }
+
+    @Test("an _id given twice gets the same numbered ids read in passes as read whole, across batches")
+    func repeatedIDsAcrossBatches() throws {
+        // 2,100 entries, every one of them repeating the `_id` of an entry 1,050 places before it: the
+        // repeats fall in the second batch, their first occurrences in the first.
+        let entries = (0..<2_100).map { i in #"{"_id":"v\#(i % 1_050)","description":"Pulse","time":\#(1_000 + i),"value":{"scalar":"\#(i)"}}"# }
+        let json = #"{"_id":"rep","first":"Ann","vital_signs":["# + entries.joined(separator: ",") + "]}"
+        let (whole, _, _, batches) = try bothWays(Array(json.utf8))
+        let streamed = Array(batches.joined())
+        #expect(streamed == whole.entries)
+        #expect(Set(streamed.map(\.id)).count == 2_100)
+    }
+
+    @Test("every shared single-record sample reads the same in passes as whole",
+          .enabled(if: Samples.available, Samples.missingReason), arguments: Samples.recordFiles)
+    func sharedSamples(file: String) throws {
+        let (whole, head, counted, batches) = try bothWays(try Samples.bytes(file))
+        #expect(Array(batches.joined()) == whole.entries)
+        #expect(counted == whole.entries.count)
+        #expect(head.recordID == whole.recordID)
+        #expect(head.otherFieldsJSON == whole.otherFieldsJSON)
+        #expect(head.name == whole.name)
+    }
+
+    @Test("a file of one record a line is not read in passes (nil); a record with anything after it is not either")
+    func notOneRecord() throws {
+        let lines = #"{"_id":"a","results":[]}"# + "\n" + #"{"_id":"b","results":[]}"# + "\n"
+        #expect(try withTemporaryFile(lines) { try StreamedRecordFile(path: $0).readHead() } == nil)
+        let trailing = #"{"_id":"a","results":[]} x"#
+        #expect(try withTemporaryFile(trailing) { try StreamedRecordFile(path: $0).readHead() } == nil)
+        let spaced = "\u{FEFF}" + #"{"_id":"a","results":[{"_id":"e","time":1}]}"# + "\n\n  \n"
+        #expect(try withTemporaryFile(spaced) { try StreamedRecordFile(path: $0).readHead() }?.entries == 1)
+    }
+
+    @Test("bad documents give the error the parser gives for them read whole")
+    func badDocuments() throws {
+        let cases: [[UInt8]] = [
+            Array(#"{"_id":"a","results":[{"_id":"e","time":1},{"_id":"f""#.utf8),         // cut short
+            Array(#"{"_id":"a","results":[{"_id":"e"}]"#.utf8) + [0xC3, 0x28, 0x7D],      // invalid UTF-8
+            Array(#"{"_id":"a","results":{"_id":"e"}}"#.utf8),                            // a section not an array
+            Array(#"{"first":"No id","results":[]}"#.utf8),                              // no _id
+            Array("[1,2]".utf8),
+            [],
+        ]
+        for bytes in cases {
+            let expected = try #require(parseError(bytes, limits: .files), "\(String(decoding: bytes, as: UTF8.self))")
+            let got = withTemporaryFileResult(bytes)
+            #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    private func withTemporaryFileResult(_ bytes: [UInt8]) -> RecordParseError? {
+        do {
+            return try withTemporaryFile(bytes) { path -> RecordParseError? in
+                let file = try StreamedRecordFile(path: path)
+                do throws(RecordParseError) {
+                    _ = try file.readHead()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        } catch {
+            return .notJSON(offset: -1, reason: "\(error)")
+        }
+    }
+
+    @Test("over the size limit: refused by its size; an error the batch's reader throws comes out as it is")
+    func limitsAndHandedErrors() throws {
+        let json = #"{"_id":"a","results":[{"_id":"e","time":1},{"_id":"f","time":2}]}"#
+        try withTemporaryFile(json) { path in
+            let small = try StreamedRecordFile(path: path, parser: RecordParser(limits: ParseLimits(maxDocumentBytes: json.utf8.count - 1)))
+            #expect(throws: RecordParseError.tooLarge(bytes: json.utf8.count, maxBytes: json.utf8.count - 1)) { try small.readHead() }
+            let exact = try StreamedRecordFile(path: path, parser: RecordParser(limits: ParseLimits(maxDocumentBytes: json.utf8.count)))
+            #expect(try exact.readHead()?.entries == 2)
+            struct Refused: Error, Equatable {}
+            #expect(throws: Refused()) { try exact.readEntries { _ in throw Refused() } }
+        }
+    }
+
+    @Test("UTF-8 is checked a chunk at a time: a character across a chunk's end is whole, a bad byte just after it is found")
+    func validationAcrossChunks() throws {
+        // A record padded so that a three-byte character (€) starts two bytes before the 8 MiB mark.
+        let chunk = 8 << 20
+        let opening = Array(#"{"_id":"a","note":""#.utf8)
+        var bytes = opening + [UInt8](repeating: UInt8(ascii: "x"), count: chunk - 2 - opening.count)
+        bytes += Array("€".utf8)
+        let closing = Array(#"","results":[{"_id":"e","time":1}]}"#.utf8)
+        let good = bytes + closing
+        #expect(try withTemporaryFile(good) { try StreamedRecordFile(path: $0).readHead() }?.entries == 1)
+        // The same with the € cut after its first two bytes: invalid at the character's start.
+        var bad = good
+        bad[chunk] = UInt8(ascii: "y")
+        #expect(withTemporaryFileResult(bad) == .invalidUTF8(offset: chunk - 2))
+        #expect(parseError(bad, limits: .files) == .invalidUTF8(offset: chunk - 2))
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TimelineAPI
+@testable import Store
+
+/// A record whose entries come a batch at a time (`importRecordSync(_:entries:)`, the import of a record
+/// too large to hold whole) against the same record imported whole.
+@Suite("record import a batch at a time")
+struct BatchedRecordImportTests {
+    /// Every stored column of every entry, and the search index's rows, in a comparable form.
+    private func storedRows(_ store: Store) throws -> (entries: [String], searchRows: Int) {
+        try store.readSync { db in
+            let entries = try db.rows("""
+                SELECT id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes,
+                       source_entry_id, raw, hex(content_hash), ongoing_end, timeline_json FROM entries ORDER BY id
+                """) { row in (0..<17).map { "\(row[$0])" }.joined(separator: "|") }
+            let searchRows = try db.scalar("SELECT count(*) FROM search", as: Int64.self) ?? -1
+            return (entries, Int(searchRows))
+        }
+    }
+
+    private func batches(_ entries: [Entry], of size: Int) -> [[Entry]] {
+        stride(from: 0, to: entries.count, by: size).map { Array(entries[$0..<min($0 + size, entries.count)]) }
+    }
+
+    private func importInBatches(_ record: PatientRecord, size: Int, into store: Store) throws -> ImportSummary {
+        var head = record
+        head.entries = []
+        return try store.importRecordSync(head, entries: { write in
+            for batch in batches(record.entries, of: size) { try write(try store.prepare(batch)) }
+        })
+    }
+
+    @Test("in batches the store holds what the whole record gives: every column, the summary, the search index")
+    func sameAsWhole() throws {
+        let (wholeDir, batchedDir) = (TemporaryDirectory(), TemporaryDirectory())
+        let (whole, _, _) = try makeStore(in: wholeDir)
+        let (batched, _, _) = try makeStore(in: batchedDir)
+        defer { whole.close(); batched.close() }
+        // More than one step of the search index (8,192 new entries), in batches that do not divide it.
+        let record = sampleRecord(entries: 20_000)
+        let expected = try whole.importRecordSync(record)
+        let got = try importInBatches(record, size: 3_000, into: batched)
+        #expect(got == expected)
+        #expect(got.entriesAdded == 20_000)
+        let (wholeRows, batchedRows) = (try storedRows(whole), try storedRows(batched))
+        #expect(batchedRows.entries == wholeRows.entries)
+        #expect(batchedRows.searchRows == 20_000)
+        #expect(wholeRows.searchRows == 20_000)
+        let hits = try batched.searchSync(SearchTerms.parse("marker"), filter: SearchFilter(patientIDs: [got.patientID]), limit: 1).total
+        #expect(hits == 20_000)
+        #expect(try batched.patientsSync()[0].entryCount == 20_000)
+
+        // A changed record, again in batches: updated, added and removed as whole.
+        var changed = record
+        changed.entries[5].value = 42
+        changed.entries.removeLast(10)
+        changed.entries.append(Entry(id: "e_new", type: .procedure, description: "New", time: 5, rawJSON: "{}"))
+        let expectedChange = try whole.importRecordSync(changed)
+        let gotChange = try importInBatches(changed, size: 700, into: batched)
+        #expect(gotChange == expectedChange)
+        #expect((gotChange.entriesAdded, gotChange.entriesUpdated, gotChange.entriesRemoved) == (1, 1, 10))
+        #expect(try storedRows(batched).entries == storedRows(whole).entries)
+    }
+
+    @Test("an error the batches' reader throws half-way is thrown as it is, and nothing of the record is written")
+    func readerErrorRollsBack() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        struct CutShort: Error, Equatable {}
+        var head = sampleRecord(entries: 0)
+        head.entries = []
+        let entries = sampleRecord(entries: 100).entries
+        #expect(throws: CutShort()) {
+            try store.importRecordSync(head, entries: { write in
+                try write(try store.prepare(Array(entries[0..<50])))
+                throw CutShort()
+            })
+        }
+        #expect(try store.patientsSync().isEmpty)
+        #expect(try store.readSync { db in try db.scalar("SELECT count(*) FROM entries", as: Int64.self) } == 0)
+    }
+
+    @Test("an id given twice, in two batches, is refused and nothing is written; so is the record whole")
+    func duplicateAcrossBatches() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        var record = sampleRecord(entries: 10)
+        record.entries.append(record.entries[2])
+        let inBatches = #expect(throws: StoreError.self) { try importInBatches(record, size: 4, into: store) }
+        #expect("\(inBatches.map { "\($0)" } ?? "")".contains("the record holds two entries with the id e_2"))
+        let whole = #expect(throws: StoreError.self) { try store.importRecordSync(record) }
+        #expect("\(whole.map { "\($0)" } ?? "")".contains("the record holds two entries with the id e_2"))
+        #expect(try store.patientsSync().isEmpty)
+    }
+
+    @Test("a connection's page cache is raised for a body and set back after it, also when the body throws")
+    func cacheSetBack() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("plain.db"), key: nil, mode: .readWriteCreate)
+        func cacheSize() throws -> Int64? { try db.scalar("PRAGMA cache_size", as: Int64.self) }
+        let before = try cacheSize()
+        #expect(before == -Int64(Database.Configuration().cacheSizeKiB))
+        let during = try db.withCacheSize(kib: Store.bulkImportCacheKiB) { try cacheSize() }
+        #expect(during == -Int64(Store.bulkImportCacheKiB))
+        #expect(try cacheSize() == before)
+        struct Failed: Error {}
+        #expect(throws: Failed.self) { try db.withCacheSize(kib: 1_024) { throw Failed() } }
+        #expect(try cacheSize() == before)
+        #expect(try db.withCacheSize(kib: nil) { try cacheSize() } == before)
+    }
+}
