@@ -24,7 +24,7 @@ final class RecordImport {
     private(set) var summary: ImportSummary
     /// What the store has of the patient's entries, by id; an entry the record gives is taken out, so what
     /// is left at the end is what the record no longer has.
-    private var existing: [String: (hash: [UInt8], type: EntryType?, asOf: Int64?, pk: Int64)] = [:]
+    private var existing: StoredEntries
     private var entriesGiven = 0
     private let firstNewPK: Int64
     /// New entries from this rowid up are not in the search index yet; the last one added.
@@ -43,7 +43,7 @@ final class RecordImport {
         let writing = try RecordImport(record, sourceName: sourceName, etag: etag, now: now, encoder: encoder, options: options,
                                        searchIndex: searchIndex, in: db)
         let entries = record.asOf == nil || writing.existing.isEmpty ? record.entries
-            : try sameFactsAgain(record.entries, existing: Set(writing.existing.keys), patientID: writing.patientID, in: db)
+            : try sameFactsAgain(record.entries, existing: writing.existing.untakenIDs ?? [], patientID: writing.patientID, in: db)
         // In date order: the date index (the widest, it holds each entry's timeline JSON) then grows at its
         // end instead of splitting pages all over, and a new patient's rows lie in date order too. Measured
         // on a 100,000-entry record: about 10% faster, within this machine's run-to-run noise.
@@ -64,8 +64,9 @@ final class RecordImport {
 
     /// The first step: the person (added, found again or updated), their identifiers and kept resources,
     /// and what the store has of their entries. `record.entries` is not read: they come to `write`.
+    /// `streamed`: the entries will come a batch at a time, not from `record` (see `StoredEntries`).
     init(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
-         options: ImportOptions, searchIndex: Bool, in db: Database) throws {
+         options: ImportOptions, searchIndex: Bool, streamed: Bool = false, in db: Database) throws {
         guard let encoder else { throw StoreError.noEntryEncoder }
         guard let (sourceID, sourceKind) = try db.row("SELECT id, kind FROM sources WHERE name = ?", [sourceName], { row in
             (row.int64("id"), row.string("kind"))
@@ -89,6 +90,7 @@ final class RecordImport {
             guard sourceKind == Source.Kind.file.rawValue else {
                 summary.skippedAsRemoved = true
                 (firstNewPK, unindexedFromPK, insert, update, restate, searchQueue) = (0, 0, nil, nil, nil, nil)
+                existing = try StoredEntries(patientID: patientID, streamed: true, in: db)
                 return
             }
             try db.execute("DELETE FROM removed_records WHERE source_id = ? AND record_id = ?", [sourceID, record.recordID])
@@ -155,13 +157,7 @@ final class RecordImport {
         let keptChanged = try KeptResources.apply(record.keptResources, patientID: patientID, replacing: !merging, in: db)
         if keptChanged, summary.patient == .unchanged { summary.patient = .updated }
 
-        var existing: [String: (hash: [UInt8], type: EntryType?, asOf: Int64?, pk: Int64)] = [:]
-        if stored != nil {
-            try db.statement("SELECT id, content_hash, type, as_of, pk FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
-                existing[row.string(0)] = (row.bytes(1), EntryType(rawValue: row.string(2)), row.int64OrNil(3), row.int64(4))
-            }
-        }
-        self.existing = existing
+        existing = try StoredEntries(patientID: patientID, streamed: streamed, in: db)
         // Entries inserted and updated go to the search index's queue from here (see SearchIndexSchema).
         searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid) VALUES (?)") : nil
         // New entries get rowids above every one there is: they go into the index in one statement at the end.
@@ -213,7 +209,7 @@ final class RecordImport {
         for prepared in entries {
             let (entry, codes, hash) = (prepared.entry, prepared.codes, prepared.hash)
             entriesGiven += 1
-            if let old = existing.removeValue(forKey: entry.id) {
+            if let old = try existing.take(entry.id) {
                 if old.hash == hash || Self.olderThanStored(old.asOf, record: record, merging: merging) {
                     if old.hash != hash { summary.entriesKeptNewer += 1 }
                     if let asOf = record.asOf, old.asOf.map({ $0 < asOf }) ?? true {
@@ -264,13 +260,12 @@ final class RecordImport {
             try db.execute(SearchIndexSchema.queueAnnotatedNewEntries, [patientID, firstNewPK])
         }
         if !merging {
-            let delete = try db.statement("DELETE FROM entries WHERE patient_id = ? AND id = ?")
-            for (id, old) in existing {
-                try delete.execute([patientID, id])
+            let delete = try db.statement("DELETE FROM entries WHERE pk = ?")
+            for old in try existing.untaken(in: db) {
+                try delete.execute([old.pk])
                 summary.entriesRemoved += 1
                 if let type = old.type { summary.byType[type.ordinal].removed += 1 }
             }
-            existing = [:]
         }
         for document in record.documents {
             if try DocumentQueries.keep(document, patientID: patientID, now: now, in: db) { summary.documentsAdded += 1 }
@@ -411,7 +406,7 @@ extension Store {
             return try writeSync { db in
                 try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
                     let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
-                                                   options: options, searchIndex: true, in: db)
+                                                   options: options, searchIndex: true, streamed: true, in: db)
                     var failed: (any Error)?
                     do {
                         try entries { batch in
