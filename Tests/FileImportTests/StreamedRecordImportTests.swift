@@ -37,11 +37,12 @@ struct StreamedRecordImportTests {
             try Self.withStore { streamed in
                 try Self.withStore { whole in
                     var reported: [Int] = []
-                    let summary = try #require(try StreamedRecordImport.run(try StreamedRecordFile(path: path), store: streamed,
-                                                                            options: .replace) { written, total in
-                        #expect(total == 12_000)
+                    let file = try StreamedRecordFile(path: path)
+                    let head = try #require(try file.readHead())
+                    #expect(head.entries == 12_000)
+                    let summary = try StreamedRecordImport.run(file, head: head, store: streamed, options: .replace) { written in
                         reported.append(written)
-                    })
+                    }
                     let expected = try whole.importRecordSync(try RecordParser().parse(Array(json.utf8)))
                     #expect(summary == expected)
                     #expect(summary.entriesAdded == 12_000)
@@ -55,31 +56,24 @@ struct StreamedRecordImportTests {
         }
     }
 
-    @Test("a file of one record a line is left to the line reader: nil, nothing written")
-    func linesAreNotStreamed() throws {
-        let lines = Self.record("a", count: 2) + "\n" + Self.record("b", count: 2) + "\n"
-        try withTemporaryFile(lines) { path in
-            try Self.withStore { store in
-                let summary = try StreamedRecordImport.run(try StreamedRecordFile(path: path), store: store, options: .replace)
-                #expect(summary == nil)
-                let patients = try store.patientsSync()
-                #expect(patients.isEmpty)
-            }
-        }
-    }
-
-    @Test("a file cut short: its parse error, and nothing written")
-    func cutShort() throws {
-        let json = Self.record(count: 3_000)
-        let cut = String(json.prefix(json.utf8.count * 2 / 3))
-        try withTemporaryFile(cut) { path in
+    @Test("the file read differs from its head (it changed between the passes): refused half-way, nothing written")
+    func changedFile() throws {
+        let before = Self.record(count: 9_000)
+        let after = Self.record(count: 9_001)
+        let head = try #require(try withTemporaryFile(before) { try StreamedRecordFile(path: $0).readHead() })
+        try withTemporaryFile(after) { path in
             try Self.withStore { store in
                 let file = try StreamedRecordFile(path: path)
-                #expect(throws: RecordParseError.self) {
-                    try StreamedRecordImport.run(file, store: store, options: .replace)
+                var written = 0
+                #expect(throws: RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")) {
+                    try StreamedRecordImport.run(file, head: head, store: store, options: .replace) { written = $0 }
                 }
+                // Batches were written before the end showed the difference; they are gone with the transaction.
+                #expect(written >= 8_192)
                 let patients = try store.patientsSync()
                 #expect(patients.isEmpty)
+                let rows = try store.readSync { db in try db.scalar("SELECT count(*) FROM entries", as: Int64.self) }
+                #expect(rows == 0)
             }
         }
     }
@@ -92,14 +86,15 @@ struct StreamedRecordImportTests {
             try Self.withStore { store in
                 let missing = ImportOptions(mode: .replace, patientID: "p_nobody")
                 let file = try StreamedRecordFile(path: path)
+                let head = try #require(try file.readHead())
                 #expect(throws: StoreError.self) {
-                    try StreamedRecordImport.run(file, store: store, options: missing)
+                    try StreamedRecordImport.run(file, head: head, store: store, options: missing)
                 }
                 let patients = try store.patientsSync()
                 #expect(patients.isEmpty)
                 // The store is still usable: the same file imports.
-                let summary = try StreamedRecordImport.run(try StreamedRecordFile(path: path), store: store, options: .replace)
-                #expect(summary?.entriesAdded == 20_000)
+                let summary = try StreamedRecordImport.run(file, head: head, store: store, options: .replace)
+                #expect(summary.entriesAdded == 20_000)
             }
         }
     }

@@ -14,10 +14,10 @@ struct StreamedRecordFileTests {
         let whole = try RecordParser(limits: .files).parse(bytes)
         return try withTemporaryFile(bytes) { path in
             let file = try StreamedRecordFile(path: path)
-            let (head, counted) = try #require(try file.readHead())
+            let head = try #require(try file.readHead())
             var batches: [[Entry]] = []
-            try file.readEntries(expected: counted) { batches.append($0) }
-            return (whole, head, counted, batches)
+            try file.readEntries(of: head) { batches.append($0) }
+            return (whole, head.record, head.entries, batches)
         }
     }
 
@@ -65,8 +65,10 @@ struct StreamedRecordFileTests {
         #expect(try withTemporaryFile(lines) { try StreamedRecordFile(path: $0).readHead() } == nil)
         let trailing = #"{"_id":"a","results":[]} x"#
         #expect(try withTemporaryFile(trailing) { try StreamedRecordFile(path: $0).readHead() } == nil)
-        let spaced = "\u{FEFF}" + #"{"_id":"a","results":[{"_id":"e","time":1}]}"# + "\n\n  \n"
-        #expect(try withTemporaryFile(spaced) { try StreamedRecordFile(path: $0).readHead() }?.entries == 1)
+        let spaced = "\u{FEFF}\n \n\t" + #"{"_id":"a","results":[{"_id":"e","time":1}]}"# + "\n\n  \n"
+        let head = try withTemporaryFile(spaced) { try StreamedRecordFile(path: $0).readHead() }
+        #expect(head?.entries == 1)
+        #expect(head?.line == 3)
     }
 
     @Test("bad documents give the error the parser gives for them read whole")
@@ -109,9 +111,25 @@ struct StreamedRecordFileTests {
             let small = try StreamedRecordFile(path: path, parser: RecordParser(limits: ParseLimits(maxDocumentBytes: json.utf8.count - 1)))
             #expect(throws: RecordParseError.tooLarge(bytes: json.utf8.count, maxBytes: json.utf8.count - 1)) { try small.readHead() }
             let exact = try StreamedRecordFile(path: path, parser: RecordParser(limits: ParseLimits(maxDocumentBytes: json.utf8.count)))
-            #expect(try exact.readHead()?.entries == 2)
+            let head = try #require(try exact.readHead())
+            #expect(head.entries == 2)
             struct Refused: Error, Equatable {}
-            #expect(throws: Refused()) { try exact.readEntries { _ in throw Refused() } }
+            #expect(throws: Refused()) { try exact.readEntries(of: head) { _ in throw Refused() } }
+        }
+    }
+
+    @Test("a file that no longer holds the record its head was read from is refused, its entries read up to that")
+    func changedBetweenPasses() throws {
+        let three = #"{"_id":"a","results":[{"_id":"e","time":1},{"_id":"f","time":2},{"_id":"g","time":3}]}"#
+        let otherID = #"{"_id":"b","results":[{"_id":"e","time":1},{"_id":"f","time":2}]}"#
+        let head = try #require(try withTemporaryFile(three) { try StreamedRecordFile(path: $0).readHead() })
+        try withTemporaryFile(otherID) { path in
+            let file = try StreamedRecordFile(path: path)
+            var read = 0
+            #expect(throws: RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")) {
+                try file.readEntries(of: head) { read += $0.count }
+            }
+            #expect(read == 2)
         }
     }
 

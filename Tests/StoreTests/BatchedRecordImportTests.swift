@@ -96,6 +96,50 @@ struct BatchedRecordImportTests {
         #expect(try store.patientsSync().isEmpty)
     }
 
+    @Test("in batches: an id stored already and given twice is refused; a merge removes nothing; a document is refused")
+    func storedDuplicateMergeAndDocuments() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        _ = try store.importRecordSync(sampleRecord(entries: 10))
+        var twice = sampleRecord(entries: 10)
+        twice.entries.append(twice.entries[3])
+        let refused = #expect(throws: StoreError.self) { try importInBatches(twice, size: 4, into: store) }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("the record holds two entries with the id e_3"))
+        #expect(try store.patientsSync()[0].entryCount == 10)
+
+        var half = sampleRecord(entries: 5)
+        half.entries[0].value = 7
+        var head = half
+        head.entries = []
+        let merged = try store.importRecordSync(head, entries: { write in try write(try store.prepare(half.entries)) },
+                                                options: ImportOptions(mode: .merge))
+        #expect((merged.entriesUpdated, merged.entriesUnchanged, merged.entriesRemoved) == (1, 4, 0))
+        #expect(try store.patientsSync()[0].entryCount == 10)
+
+        var document = head
+        document.asOf = 1_000
+        #expect(throws: StoreError.self) { try store.importRecordSync(document, entries: { _ in }) }
+    }
+
+    @Test("a write error that the batches' reader catches and goes on past still fails the import: nothing is written")
+    func caughtWriteErrorStillFails() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        var record = sampleRecord(entries: 6)
+        record.entries.append(record.entries[0])
+        var head = record
+        head.entries = []
+        #expect(throws: StoreError.self) {
+            try store.importRecordSync(head, entries: { write in
+                try? write(try store.prepare(record.entries))  // the duplicate fails this batch; the error is dropped
+                try? write(try store.prepare([Entry(id: "e_late", type: .procedure, description: "Late", time: 9, rawJSON: "{}")]))
+            })
+        }
+        #expect(try store.patientsSync().isEmpty)
+    }
+
     @Test("a connection's page cache is raised for a body and set back after it, also when the body throws")
     func cacheSetBack() throws {
         let dir = TemporaryDirectory()
@@ -110,5 +154,9 @@ struct BatchedRecordImportTests {
         #expect(throws: Failed.self) { try db.withCacheSize(kib: 1_024) { throw Failed() } }
         #expect(try cacheSize() == before)
         #expect(try db.withCacheSize(kib: nil) { try cacheSize() } == before)
+        // A cache larger already is left as it is.
+        try db.execute("PRAGMA cache_size = -131072")
+        #expect(try db.withCacheSize(kib: Store.bulkImportCacheKiB) { try cacheSize() } == -131_072)
+        #expect(try cacheSize() == -131_072)
     }
 }

@@ -34,39 +34,65 @@ public final class StreamedRecordFile {
     /// The file's size in bytes.
     public var byteCount: Int { file.bytes.count }
 
-    /// The record without its entries, and how many entries it holds; nil when the file holds more than
-    /// one JSON value (one record a line). Throws what `RecordParser` would throw for the file read whole.
-    public func readHead() throws(RecordParseError) -> (record: PatientRecord, entries: Int)? {
+    /// What the first pass finds: the record without its entries, how many entries it holds, and the line
+    /// it starts on (for messages).
+    public struct Head: Sendable {
+        public let record: PatientRecord
+        public let entries: Int
+        public let line: Int
+    }
+
+    /// The record's head; nil when the file holds more than one JSON value (one record a line). Throws what
+    /// `RecordParser` would throw for the file read whole.
+    public func readHead() throws(RecordParseError) -> Head? {
         let start = try checkedBody()
         var reader = makeReader(start: start, sections: .skip)
         defer { file.releaseAll() }
         do {
             let record = try reader.read(recordID: nil)
             reader.scanner.skipWhitespace()
-            return reader.scanner.isAtEnd ? (record, reader.entryCount) : nil
+            guard reader.scanner.isAtEnd else { return nil }
+            return Head(record: record, entries: reader.entryCount, line: line(ofFirstValueAfter: start))
         } catch {
             throw RecordParseError.from(error)
         }
     }
 
     /// The record's entries in document order, `batchEntries` at a time. An error `body` throws ends the
-    /// reading and is thrown as it is; a document error is thrown as a `RecordParseError`.
-    public func readEntries(expected: Int = 0, _ body: ([Entry]) throws -> Void) throws {
+    /// reading and is thrown as it is; a document error is thrown as a `RecordParseError`; a file that no
+    /// longer holds the record `head` read (another id, another number of entries) as a `RecordFileError`.
+    public func readEntries(of head: Head, _ body: ([Entry]) throws -> Void) throws {
+        // Checked again: the scanner relies on valid UTF-8, and the file may have changed since the head.
         let start = try checkedBody()
         struct Handed: Error { let error: any Error }
         defer { file.releaseAll() }
-        try withoutActuallyEscaping(body) { body in
+        let (record, count) = try withoutActuallyEscaping(body) { body in
             var reader = makeReader(start: start, sections: .deliver(batchSize: Self.batchEntries, { entries in
                 do { try body(entries) } catch { throw Handed(error: error) }
-            }), expectedEntries: expected)
+            }), expectedEntries: head.entries)
             do {
-                _ = try reader.read(recordID: nil)
+                return (try reader.read(recordID: nil), reader.entryCount)
             } catch let handed as Handed {
                 throw handed.error
             } catch {
                 throw RecordParseError.from(error)
             }
         }
+        guard record.recordID == head.record.recordID, count == head.entries else {
+            throw RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")
+        }
+    }
+
+    /// The 1-based line of the first byte that is not white space from `start` on.
+    private func line(ofFirstValueAfter start: Int) -> Int {
+        var line = 1
+        var index = start
+        let bytes = file.bytes
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+        return line
     }
 
     private func makeReader(start: Int, sections: RecordReader.SectionReading, expectedEntries: Int = 0) -> RecordReader {

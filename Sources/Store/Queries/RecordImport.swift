@@ -22,9 +22,11 @@ final class RecordImport {
     let etag: String?
     let now: Int64
     private(set) var summary: ImportSummary
-    /// What the store has of the patient's entries, by id; an entry the record gives is taken out, so what
-    /// is left at the end is what the record no longer has.
+    /// What the store has of the patient's entries; each entry the record gives is taken, so what is never
+    /// taken is what the record no longer has.
     private var existing: StoredEntries
+    /// A write failed: the transaction must not be committed (`finish` refuses).
+    private var failed = false
     private var entriesGiven = 0
     private let firstNewPK: Int64
     /// New entries from this rowid up are not in the search index yet; the last one added.
@@ -42,6 +44,7 @@ final class RecordImport {
                       options: ImportOptions = .replace, searchIndex: Bool = true, in db: Database) throws -> ImportSummary {
         let writing = try RecordImport(record, sourceName: sourceName, etag: etag, now: now, encoder: encoder, options: options,
                                        searchIndex: searchIndex, in: db)
+        guard !writing.summary.skippedAsRemoved else { return writing.summary }
         let entries = record.asOf == nil || writing.existing.isEmpty ? record.entries
             : try sameFactsAgain(record.entries, existing: writing.existing.untakenIDs ?? [], patientID: writing.patientID, in: db)
         // In date order: the date index (the widest, it holds each entry's timeline JSON) then grows at its
@@ -58,7 +61,8 @@ final class RecordImport {
             case (nil, nil): return a.id < b.id
             }
         }
-        try writing.write(byDate.lazy.map { [encoder = writing.encoder] in PreparedEntry(entries[$0], encoder: encoder) })
+        // The timeline JSON only for what is added or changed: a re-import of an unchanged record encodes nothing.
+        try writing.write(byDate.lazy.map { PreparedEntry(entries[$0], encoder: nil) })
         return try writing.finish()
     }
 
@@ -160,7 +164,7 @@ final class RecordImport {
         existing = try StoredEntries(patientID: patientID, streamed: streamed, in: db)
         // Entries inserted and updated go to the search index's queue from here (see SearchIndexSchema).
         searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid) VALUES (?)") : nil
-        // New entries get rowids above every one there is: they go into the index in one statement at the end.
+        // New entries get rowids above every one there is: they go into the index by rowid, a step at a time.
         firstNewPK = (try db.scalar("SELECT max(pk) FROM entries", as: Int64.self) ?? 0) + 1
         unindexedFromPK = firstNewPK
 
@@ -192,13 +196,20 @@ final class RecordImport {
         let entry: Entry
         let codes: String
         let hash: [UInt8]
-        let timelineJSON: String?
+        /// The entry's timeline JSON when it was encoded ahead (`encoder` given): `.some(nil)` for a vital sign.
+        let encodedTimelineJSON: String??
 
-        init(_ entry: Entry, encoder: any EntryEncoder) {
+        init(_ entry: Entry, encoder: (any EntryEncoder)?) {
+            let codes = JSONWriter.codes(entry.codes)
             self.entry = entry
-            codes = JSONWriter.codes(entry.codes)
+            self.codes = codes
             hash = RecordImport.contentHash(entry, codes: codes)
-            timelineJSON = RecordImport.timelineJSON(entry, codes: codes, encoder: encoder)
+            encodedTimelineJSON = encoder.map { RecordImport.timelineJSON(entry, codes: codes, encoder: $0) }
+        }
+
+        /// The timeline JSON, encoded ahead or now.
+        func timelineJSON(encoder: any EntryEncoder) -> String? {
+            encodedTimelineJSON ?? RecordImport.timelineJSON(entry, codes: codes, encoder: encoder)
         }
     }
 
@@ -206,6 +217,15 @@ final class RecordImport {
     /// is an error (the second time it is found neither among the stored entries nor new).
     func write<Entries: Sequence<PreparedEntry>>(_ entries: Entries) throws {
         guard !summary.skippedAsRemoved, let insert, let update, let restate else { return }
+        guard !failed else { throw StoreError.invalidInput("an import is written on after one of its writes failed") }
+        do { try write(entries, insert: insert, update: update, restate: restate) } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    private func write<Entries: Sequence<PreparedEntry>>(_ entries: Entries, insert: Statement, update: Statement,
+                                                         restate: Statement) throws {
         for prepared in entries {
             let (entry, codes, hash) = (prepared.entry, prepared.codes, prepared.hash)
             entriesGiven += 1
@@ -221,7 +241,7 @@ final class RecordImport {
                     try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
                                         entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
                                         entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd,
-                                        prepared.timelineJSON, record.asOf, patientID, entry.id])
+                                        prepared.timelineJSON(encoder: encoder), record.asOf, patientID, entry.id])
                     try searchQueue?.execute([old.pk * 2])
                     summary.entriesUpdated += 1
                     summary.byType[entry.type.ordinal].updated += 1
@@ -231,7 +251,7 @@ final class RecordImport {
                     try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
                                         entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
                                         codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd,
-                                        prepared.timelineJSON, record.asOf])
+                                        prepared.timelineJSON(encoder: encoder), record.asOf])
                 } catch {
                     guard error.isUniqueViolation else { throw error }
                     throw StoreError.invalidInput("the record holds two entries with the id \(entry.id)")
@@ -254,6 +274,7 @@ final class RecordImport {
     /// The last step: the new entries indexed for search, what the record no longer has removed (unless it
     /// is a merge), its documents kept, the patient's revision and count.
     func finish() throws -> ImportSummary {
+        guard !failed else { throw StoreError.invalidInput("an import is finished after one of its writes failed") }
         guard !summary.skippedAsRemoved else { return summary }
         if searchIndex, summary.entriesAdded > 0 {
             try indexNewEntries()
@@ -355,29 +376,25 @@ final class RecordImport {
 }
 
 extension Store {
-    /// A record of this many entries or more is written with the writer's page cache raised to
-    /// `bulkImportCacheKiB`, and lowered again after: its indexes' pages are then written out once, not
-    /// again and again as the cache fills (a 1,000,000-entry import: 33 s of writing with the usual 16 MiB,
-    /// 23 s with 64 MiB).
-    public static let bulkImportEntries = 20_000
+    /// A record imported as a stream (a record too large to hold whole) is written with the writer's page
+    /// cache raised to this, and lowered again after: its indexes' pages are then written out once, not again
+    /// and again as the cache fills (a 1,000,000-entry import: 33 s of writing with the usual 16 MiB, 23 s
+    /// with 64 MiB). Records held whole keep the usual cache: at 100,000 entries a larger one gained nothing
+    /// measurable, and the daemon's memory would keep what an import's cache took.
     public static let bulkImportCacheKiB = 64 * 1024
 
     /// Imports one patient record (one transaction): a failure changes nothing.
     public func importRecord(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                              options: ImportOptions = .replace, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
         try await write { [entryEncoder] db in
-            try db.withCacheSize(kib: record.entries.count >= Self.bulkImportEntries ? Self.bulkImportCacheKiB : nil) {
-                try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
-            }
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
     }
 
     public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                                  options: ImportOptions = .replace, now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
         try writeSync { db in
-            try db.withCacheSize(kib: record.entries.count >= Self.bulkImportEntries ? Self.bulkImportCacheKiB : nil) {
-                try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
-            }
+            try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
     }
 
@@ -396,10 +413,13 @@ extension Store {
     /// Imports one patient record whose entries come a batch at a time: a record too large to hold whole
     /// (`StreamedRecordFile`). `record` is the record without its entries; `entries` is given the function
     /// that writes a batch (made ready by `prepare`), and calls it for each batch in turn. One transaction:
-    /// an error of the store, or one `entries` throws (thrown as it is), changes nothing.
+    /// an error of the store, or one `entries` throws (thrown as it is), changes nothing. For a record
+    /// without `asOf`: a document's facts said again under new ids are matched over the whole record
+    /// (`sameFactsAgain`), which needs it held whole.
     public func importRecordSync(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
                                  sourceName: String = "files", options: ImportOptions = .replace,
                                  now: Int64 = Store.now()) throws -> ImportSummary {
+        guard record.asOf == nil else { throw StoreError.invalidInput("a document (a record with asOf) is imported whole") }
         struct Abandoned: Error {}
         var given: (any Error)?
         do {
@@ -417,6 +437,8 @@ extension Store {
                         given = error
                         throw Abandoned()
                     }
+                    // A write error the caller caught and went on past still fails the import.
+                    if let failed { throw failed }
                     return try writing.finish()
                 }
             }

@@ -4,7 +4,8 @@
 /// A record held whole has its stored entries read into a dictionary (its own entries are in memory
 /// anyway, and a lookup is a hash). A record read as a stream has each looked up by the index on
 /// (patient, id) instead, and those met marked in a bit set by rowid: for a 1,000,000-entry record the
-/// dictionary would be some 200 MB, the bit set is 125 KB.
+/// dictionary would be some 200 MB, the bit set (a bit for each rowid from the patient's first entry to
+/// their last) 125 KB when no other patient's rows lie between.
 struct StoredEntries {
     struct Stored {
         let hash: [UInt8]

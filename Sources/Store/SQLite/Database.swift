@@ -165,10 +165,13 @@ public final class Database {
         }
     }
 
-    /// Runs `body` with this connection's page cache at `kib` (nil: as it is), then sets it back.
+    /// Runs `body` with this connection's page cache at least `kib` (nil: as it is), then sets it back.
     public func withCacheSize<T>(kib: Int?, _ body: () throws -> T) throws -> T {
         guard let kib else { return try body() }
         let before = try scalar("PRAGMA cache_size", as: Int64.self) ?? -2_000
+        // Negative: KiB; positive: pages.
+        let beforeKiB = before < 0 ? Int(-before) : Int(before) * Self.cipherPageSize / 1_024
+        guard kib > beforeKiB else { return try body() }
         try execute("PRAGMA cache_size = -\(kib)")
         defer { try? execute("PRAGMA cache_size = \(before)") }
         return try body()

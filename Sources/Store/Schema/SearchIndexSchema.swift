@@ -1,8 +1,8 @@
 /// The full-text index (`search`, FTS4 with the unicode61 tokenizer, diacritics removed): one row a
 /// searchable thing, inside the encrypted database like every other page.
 ///
-/// Kept in the transaction of the write that changes what is searched. The entries an import adds go in at
-/// the end of the import in one statement (`indexNewEntries`). Every other change is noted in
+/// Kept in the transaction of the write that changes what is searched. The entries an import adds go in a
+/// few thousand at a time, one statement each (`indexNewEntries`, from `RecordImport`). Every other change is noted in
 /// `search_queue`: by triggers on annotations, posts, document sections and entry deletes, and by the import
 /// for the entries it updates (`RecordImport`, the only writer of entries). At the end of each write
 /// transaction the store applies the queue (`SearchIndex.apply`) in a few statements of its own. The index is not written row by row: FTS4 flushes its pending terms at every statement

@@ -133,30 +133,28 @@ struct ImportFileCommand: AsyncParsableCommand {
 extension ImportFileCommand {
     /// A record file of `StreamedRecordFile.minimumBytes` or more holding one record, imported as it is read
     /// (`StreamedRecordImport`); the number of failures. nil when the file is smaller, or holds one record a
-    /// line, or its record cannot be read: `RecordFileReader` then reads it as before, and says what is wrong.
+    /// line, or its first pass finds it bad: `RecordFileReader` then reads it as before, and says what is wrong.
     private func importLargeRHEx(_ file: String, store: Store, options: ImportOptions) -> Int? {
-        guard let stream = try? StreamedRecordFile(path: file), stream.byteCount >= StreamedRecordFile.minimumBytes else { return nil }
+        guard let stream = try? StreamedRecordFile(path: file), stream.byteCount >= StreamedRecordFile.minimumBytes,
+              let head = try? stream.readHead() else { return nil }
+        Console.err("\(file): one record of \(head.entries) entries, imported as it is read…")
         var lastProgress = Date()
+        var tally = ImportTally()
         do {
-            guard let summary = try StreamedRecordImport.run(stream, store: store, options: options, progress: { written, total in
-                if written == 0 { Console.err("\(file): one record of \(total) entries, imported as it is read…") }
+            tally.add(try StreamedRecordImport.run(stream, head: head, store: store, options: options) { written in
                 guard Date().timeIntervalSince(lastProgress) >= Self.progressInterval else { return }
                 lastProgress = Date()
-                Console.err("\(file): \(written) of \(total) entries…")
-            }) else { return nil }
-            var tally = ImportTally()
-            tally.add(summary)
-            Console.out("\(file): \(tally.summary)")
-            return 0
-        } catch is RecordParseError {
-            return nil
-        } catch {
-            Console.err("\(file):1: cannot store the record: \(error)")
-            var tally = ImportTally()
+                Console.err("\(file): \(written) of \(head.entries) entries…")
+            })
+        } catch let error as StoreError {
             tally.bad = 1
-            Console.out("\(file): \(tally.summary)")
-            return 1
+            Console.err("\(file):\(head.line): cannot store the record: \(error)")
+        } catch {
+            tally.bad = 1
+            Console.err("\(file):\(head.line): \(error)")
         }
+        Console.out("\(file): \(tally.summary)")
+        return tally.bad
     }
 }
 
