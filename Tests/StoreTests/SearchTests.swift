@@ -303,7 +303,12 @@ struct SearchTests {
             INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
                 SELECT d.id * 2 + 1, 'pain throbbing', 'p1', 'post', 't1', 'levels', 5 FROM search_docs d;
             """)
-        #expect(try Migrator.migrate(db).applied == [11])
+        #expect(try Migrator.migrate(db).applied == [11, 12])
+        // Migration 12: the start and end indexes leave out entries without a start or an end.
+        for (index, column) in [("entries_by_start", "start_time"), ("entries_by_end", "end_time")] {
+            let sql = try db.scalar("SELECT sql FROM sqlite_master WHERE name = ?", [index], as: String.self) ?? ""
+            #expect(sql.contains("WHERE \(column) IS NOT NULL"), "\(sql)")
+        }
         func ids(_ query: String) throws -> [String] {
             try SearchQuery.run(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: ["p1"]), offset: 0, limit: 10, in: db).hits.map(\.id)
         }

@@ -87,6 +87,14 @@ struct TimelineWindowQueryTests {
         #expect(spanning.contains("USING COVERING INDEX entries_by_end"), "\(spanning)")
         let ongoing = try plan(OngoingQuery.sql)
         #expect(ongoing.contains("USING COVERING INDEX entries_ongoing"), "\(ongoing)")
+        // The start and end indexes hold only entries with a start or an end (migration 12): the earliest
+        // time still reads them, not the table.
+        let earliest = try store.readSync { db in
+            try db.rows("EXPLAIN QUERY PLAN " + Store.earliestTimeSQL, ["p"]) { row in row.string(3) }
+        }.joined(separator: "\n")
+        #expect(earliest.contains("USING COVERING INDEX entries_by_start"), "\(earliest)")
+        #expect(earliest.contains("USING COVERING INDEX entries_by_end"), "\(earliest)")
+        #expect(!earliest.contains("SCAN TABLE entries"), "\(earliest)")
     }
 
     @Test("the timeline's read finds the same entries in the same order as the window query, spanning entries included")

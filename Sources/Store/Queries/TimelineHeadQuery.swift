@@ -41,13 +41,16 @@ extension Store {
     }
 
     static func earliestTime(of id: String, in db: Database) throws -> Int64? {
-        try db.scalar("""
+        try db.scalar(earliestTimeSQL, [id], as: Int64.self)
+    }
+
+    /// The earliest date, start, end, post or reading of a patient (`?1`): each the first row of an index.
+    static let earliestTimeSQL = """
             SELECT min(m) FROM (
                 SELECT min(date) AS m FROM entries WHERE patient_id = ?1
-                UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1
-                UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1
+                UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1 AND start_time IS NOT NULL
+                UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1 AND end_time IS NOT NULL
                 UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1
                 UNION ALL SELECT min(taken_at) FROM readings WHERE patient_id = ?1)
-            """, [id], as: Int64.self)
-    }
+            """
 }

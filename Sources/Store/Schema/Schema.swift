@@ -392,5 +392,17 @@ enum Schema {
             try db.execute(SearchIndexSchema.queueEverything)
             try SearchIndex.apply(in: db)
         },
+        // The start and end indexes hold only entries that have a start or an end: results and vital signs
+        // (most of a long record) have neither, and every such row was an index entry written at each import
+        // and never read, as a window's range on start or end never matches NULL (which also lets SQLite use
+        // the partial indexes for those ranges).
+        Migration(version: 12, name: "start and end indexes without entries that have none") { db in
+            try db.execute("""
+                DROP INDEX entries_by_start;
+                CREATE INDEX entries_by_start ON entries (patient_id, start_time, date) WHERE start_time IS NOT NULL;
+                DROP INDEX entries_by_end;
+                CREATE INDEX entries_by_end ON entries (patient_id, end_time, date) WHERE end_time IS NOT NULL;
+                """)
+        },
     ]
 }
