@@ -9,8 +9,12 @@ public enum JSONDocument {
         if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
             throw .invalidUTF8(offset: bad)
         }
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return 3 }
-        return 0
+        return byteOrderMarkLength(bytes)
+    }
+
+    /// 3 when the bytes open with a UTF-8 byte-order mark, else 0.
+    static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     }
 
     /// Parses a whole document into a `JSONValue` (anything JSON allows at the top level).

@@ -4,6 +4,22 @@
 enum UTF8Validation {
     /// The offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
     /// surrogates and code points above U+10FFFF are rejected, per RFC 3629), or nil when all is valid.
+    /// The same, `chunkBytes` at a time (each chunk ending where a character starts), `afterChunk` told the
+    /// offset checked up to after each: for a mapped file whose pages are given back as they are checked.
+    static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>, chunkBytes: Int, afterChunk: (Int) -> Void) -> Int? {
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + chunkBytes, bytes.count)
+            // A character is at most 4 bytes: at most 3 continuation bytes back to where it starts.
+            var back = 0
+            while end < bytes.count, back < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
+            if let bad = firstInvalidOffset(in: UnsafeBufferPointer(rebasing: bytes[start..<end])) { return start + bad }
+            start = end
+            afterChunk(start)
+        }
+        return nil
+    }
+
     static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count

@@ -110,20 +110,9 @@ public final class StreamedRecordFile {
         guard bytes.count <= parser.limits.maxDocumentBytes else {
             throw .tooLarge(bytes: bytes.count, maxBytes: parser.limits.maxDocumentBytes)
         }
-        var start = 0
-        while start < bytes.count {
-            var end = min(start + Self.validationChunkBytes, bytes.count)
-            // End the chunk where a character starts, not inside one (a character is at most 4 bytes).
-            var back = 0
-            while end < bytes.count, back < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
-            if let bad = UTF8Validation.firstInvalidOffset(in: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
-                file.releaseAll()
-                throw .invalidUTF8(offset: start + bad)
-            }
-            start = end
-            file.release(before: start)
-        }
+        let bad = UTF8Validation.firstInvalidOffset(in: bytes, chunkBytes: Self.validationChunkBytes) { file.release(before: $0) }
         file.releaseAll()
-        return bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        if let bad { throw .invalidUTF8(offset: bad) }
+        return JSONDocument.byteOrderMarkLength(bytes)
     }
 }

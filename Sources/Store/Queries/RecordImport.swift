@@ -25,8 +25,8 @@ final class RecordImport {
     /// What the store has of the patient's entries; each entry the record gives is taken, so what is never
     /// taken is what the record no longer has.
     private var existing: StoredEntries
-    /// A write failed: the transaction must not be committed (`finish` refuses).
-    private var failed = false
+    /// The error of a write that failed: the transaction must not be committed (`finish` throws it).
+    private(set) var failure: (any Error)?
     private var entriesGiven = 0
     private let firstNewPK: Int64
     /// New entries from this rowid up are not in the search index yet; the last one added.
@@ -217,9 +217,9 @@ final class RecordImport {
     /// is an error (the second time it is found neither among the stored entries nor new).
     func write<Entries: Sequence<PreparedEntry>>(_ entries: Entries) throws {
         guard !summary.skippedAsRemoved, let insert, let update, let restate else { return }
-        guard !failed else { throw StoreError.invalidInput("an import is written on after one of its writes failed") }
+        guard failure == nil else { throw StoreError.invalidInput("an import is written on after one of its writes failed") }
         do { try write(entries, insert: insert, update: update, restate: restate) } catch {
-            failed = true
+            failure = error
             throw error
         }
     }
@@ -274,7 +274,7 @@ final class RecordImport {
     /// The last step: the new entries indexed for search, what the record no longer has removed (unless it
     /// is a merge), its documents kept, the patient's revision and count.
     func finish() throws -> ImportSummary {
-        guard !failed else { throw StoreError.invalidInput("an import is finished after one of its writes failed") }
+        if let failure { throw failure }
         guard !summary.skippedAsRemoved else { return summary }
         if searchIndex, summary.entriesAdded > 0 {
             try indexNewEntries()
@@ -427,18 +427,14 @@ extension Store {
                 try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
                     let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
                                                    options: options, searchIndex: true, streamed: true, in: db)
-                    var failed: (any Error)?
                     do {
-                        try entries { batch in
-                            do { try writing.write(batch.entries) } catch { failed = error; throw error }
-                        }
+                        try entries { batch in try writing.write(batch.entries) }
                     } catch {
-                        if let failed { throw failed }
+                        if let failure = writing.failure { throw failure }
                         given = error
                         throw Abandoned()
                     }
-                    // A write error the caller caught and went on past still fails the import.
-                    if let failed { throw failed }
+                    // A write error the caller caught and went on past still fails the import (`finish` throws it).
                     return try writing.finish()
                 }
             }
