@@ -28,7 +28,7 @@ public final class Database {
     }
 
     /// The page size of a new store. Larger pages mean fewer pages to encrypt, authenticate and write for
-    /// the same rows: a 1,000,000-entry import took 30–31 s with 4 KiB pages and 22.5–24 s with 16 KiB (64 KiB
+    /// the same rows: a 1,000,000-entry import took 33.1 s with 4 KiB pages and 24.1 s with 16 KiB (64 KiB
     /// gained 7% more, but every page read decrypts the whole page). A short page of the timeline reads no
     /// more bytes, and `page=all` reads fewer pages.
     public static let pageSize = 16_384
