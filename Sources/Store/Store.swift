@@ -32,12 +32,12 @@ public final class Store: Sendable {
         public init(entryEncoder: (any EntryEncoder)? = nil) { self.entryEncoder = entryEncoder }
     }
 
-    /// Opens another database file with the store's key (a backup's copy, made with the page size given),
-    /// without the key leaving the closure that holds it, as the pool's readers are opened.
-    let openWithStoreKey: @Sendable (_ path: String, _ pageSize: Int) throws -> Database
+    /// Opens another database file with the store's key (a backup's copy), without the key leaving the
+    /// closure that holds it, as the pool's readers are opened.
+    let openWithStoreKey: @Sendable (String) throws -> Database
 
     private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?,
-                 openWithStoreKey: @escaping @Sendable (_ path: String, _ pageSize: Int) throws -> Database) {
+                 openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
         self.directory = directory
         self.pool = pool
         self.commits = commits
@@ -110,20 +110,15 @@ public final class Store: Sendable {
             if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: migrated) }
             return migrated
         }
-        // The readers open the file with the page size the writer found it has (see `Database.init`).
-        var found = options.connection
-        found.newFilePageSize = try StoreError.wrapping { try writer.pageSize }
-        let configuration = found
+        let configuration = options.connection
         let commits = CommitCounter(database: writer)
         let pool = DatabasePool(writer: writer, maximumReaders: max(1, options.maximumReaders)) {
             let reader = try Database(path: path, key: key, mode: .readWrite, configuration: configuration)
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder) { other, pageSize in
-            var configuration = configuration
-            configuration.newFilePageSize = pageSize
-            return try Database(path: other, key: key, mode: .readWriteCreate, configuration: configuration)
+        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder) { other in
+            try Database(path: other, key: key, mode: .readWriteCreate, configuration: configuration)
         }
     }
 

@@ -67,26 +67,6 @@ struct BackupTests {
         }
     }
 
-    @Test("a store with 4 KiB pages (made before 16 KiB) backs up and restores with its own page size, whole")
-    func legacyPageSize() throws {
-        let dir = TemporaryDirectory()
-        let (store, state) = try EncryptionAtRestTests.legacyStore(in: dir)
-        let patient = try store.importRecordSync(sampleRecord(entries: 400)).patientID
-        let file = dir.file("legacy.hrdbak")
-        _ = try store.backup(to: file)
-        store.close()
-        let target = StateDirectory(path: dir.file("restored-legacy"))
-        _ = try Store.restore(file, into: target) { vault throws(StoreError) in try vault.unlock(password: "old") }
-        let restored = try Store.open(at: target, password: "old")
-        defer { restored.close() }
-        let (pageSize, count, integrity) = try restored.readSync { db in
-            (try db.pageSize, try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patient], as: Int.self),
-             try db.scalar("PRAGMA integrity_check", as: String.self))
-        }
-        #expect(pageSize == 4_096 && count == 400 && integrity == "ok")
-        #expect(state.path != target.path)
-    }
-
     @Test("a backup with one byte changed, cut short or not one at all is refused by verify and restore; nothing is restored")
     func damaged() throws {
         let dir = TemporaryDirectory()

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import Store
-import TimelineAPI
 
 @Suite("Encryption at rest")
 struct EncryptionAtRestTests {
@@ -38,7 +37,7 @@ struct EncryptionAtRestTests {
         let key = try state.keyVault.unlock(password: "pw for tools")
         let script = """
             PRAGMA key = "x'\(key.hexString())'";
-            PRAGMA cipher_page_size = 16384;
+            PRAGMA cipher_page_size = 4096;
             SELECT value FROM settings WHERE key = 'marker';
             """
         let sqlcipher = try run(which("sqlcipher")!, [state.databasePath], stdin: script)
@@ -46,7 +45,7 @@ struct EncryptionAtRestTests {
 
         let wrongKey = String(repeating: "ab", count: 32)
         let wrong = try run(which("sqlcipher")!, [state.databasePath],
-                            stdin: "PRAGMA key = \"x'\(wrongKey)'\";\nPRAGMA cipher_page_size = 16384;\nSELECT value FROM settings;\n")
+                            stdin: "PRAGMA key = \"x'\(wrongKey)'\";\nPRAGMA cipher_page_size = 4096;\nSELECT value FROM settings;\n")
         #expect(!wrong.out.contains(marker))
 
         let sqlite = try run(which("sqlite3")!, [state.databasePath, "SELECT value FROM settings;"])
@@ -81,7 +80,7 @@ struct EncryptionAtRestTests {
         #expect(dbMode == 0o600)
     }
 
-    @Test("the connection is keyed with SQLCipher settings: 16 KiB pages, WAL, full sync")
+    @Test("the connection is keyed with SQLCipher settings: 4096-byte pages, WAL, full sync")
     func connectionSettings() throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
@@ -91,59 +90,8 @@ struct EncryptionAtRestTests {
              try db.scalar("PRAGMA journal_mode", as: String.self),
              try db.scalar("PRAGMA synchronous", as: Int.self))
         }
-        #expect(pageSize == "16384")
+        #expect(pageSize == "4096")
         #expect(journal == "wal")
         #expect(synchronous == 2) // FULL
-    }
-
-    /// A store made before 16 KiB pages (4 KiB ones): made here with the old page size.
-    static func legacyStore(in dir: TemporaryDirectory) throws -> (Store, StateDirectory) {
-        let state = StateDirectory(path: dir.file("legacy"))
-        var options = Store.Options.timeline
-        options.connection.newFilePageSize = 4_096
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1)
-        let (store, _) = try Store.create(at: state, password: "old", passwordParameters: fast, recoveryParameters: fast, options: options)
-        return (store, state)
-    }
-
-    @Test("a store with 4 KiB pages (made before 16 KiB) opens as it is: its writer and readers read it, it takes imports, and keeps its page size")
-    func legacyPageSize() throws {
-        let dir = TemporaryDirectory()
-        let (old, state) = try Self.legacyStore(in: dir)
-        let patient = try old.importRecordSync(sampleRecord(entries: 300, marker: "before")).patientID
-        #expect(try old.readSync { db in try db.pageSize } == 4_096)
-        old.close()
-
-        let store = try Store.open(at: state, password: "old", options: .timeline)
-        defer { store.close() }
-        #expect(try store.writeSync { db in try db.pageSize } == 4_096)
-        #expect(try store.readSync { db in try db.pageSize } == 4_096)
-        _ = try store.importRecordSync(sampleRecord(id: "rec-2", entries: 200, marker: "after"))
-        let counts = try store.readSync { db in
-            (try db.scalar("SELECT count(*) FROM entries WHERE patient_id = ?", [patient], as: Int.self),
-             try db.scalar("SELECT count(*) FROM entries", as: Int.self),
-             try db.scalar("PRAGMA integrity_check", as: String.self))
-        }
-        #expect(counts.0 == 300 && counts.1 == 500 && counts.2 == "ok")
-        let wrong = try StoreKey.random()
-        #expect {
-            try Store.open(at: state, key: wrong)
-        } throws: { error in
-            guard case StoreError.keyDoesNotMatchDatabase = error else { return false }
-            return true
-        }
-    }
-
-    @Test("a new store has 16 KiB pages, and its database opens with no other page size")
-    func newStorePageSize() throws {
-        let dir = TemporaryDirectory()
-        let (store, _, state) = try makeStore(in: dir)
-        store.close()
-        let key = try state.keyVault.unlock(password: "correct horse")
-        #expect(try Database(path: state.databasePath, key: key).pageSize == Database.pageSize)
-        var fourKiB = Database.Configuration()
-        fourKiB.newFilePageSize = 4_096
-        // Told 4 KiB first, it still finds 16 KiB: the page size is found, not assumed.
-        #expect(try Database(path: state.databasePath, key: key, configuration: fourKiB).pageSize == 16_384)
     }
 }

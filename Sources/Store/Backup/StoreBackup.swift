@@ -16,8 +16,7 @@ extension Store {
         let copy = path + ".db-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(copy + suffix) } }
         try readSync { source in
-            // SQLite copies pages as they are: an encrypted copy must have the store's page size.
-            let destination = try openWithStoreKey(copy, try source.pageSize)
+            let destination = try openWithStoreKey(copy)
             // The copy is one file: no WAL beside it.
             try destination.execute("PRAGMA journal_mode = DELETE")
             guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {

@@ -94,10 +94,4 @@ public enum FileSystem {
         var info = stat()
         return lstat(path, &info) == 0
     }
-
-    /// The size of the file at `path` (following a link), or nil when there is none.
-    static func size(of path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
-    }
 }

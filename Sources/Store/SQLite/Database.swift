@@ -22,19 +22,11 @@ public final class Database {
         /// How long a connection waits for a lock held by another process (e.g. `hreaderd sync` beside
         /// a serving daemon) before giving up with SQLITE_BUSY.
         public var busyTimeoutMilliseconds: Int = 5_000
-        /// The page size of a database this connection creates (an existing one keeps its own).
-        public var newFilePageSize: Int = Database.pageSize
         public init() {}
     }
 
-    /// The page size of a new store. Larger pages mean fewer pages to encrypt, authenticate and write for
-    /// the same rows: a 1,000,000-entry import took 33.1 s with 4 KiB pages and 24.1 s with 16 KiB (64 KiB
-    /// gained 7% more, but every page read decrypts the whole page). A short page of the timeline reads no
-    /// more bytes, and `page=all` reads fewer pages.
-    public static let pageSize = 16_384
-    /// The page sizes an existing store may have: stores made before 16 KiB pages have 4 KiB ones, and keep
-    /// them (a page size is changed only by writing the whole database again).
-    public static let knownPageSizes = [16_384, 4_096]
+    /// SQLCipher page size. 4096 matches the file-system block size; SQLCipher 3's default is 1024.
+    public static let cipherPageSize = 4096
 
     /// SQLite's process-wide settings, made once before the first connection opens.
     private static let libraryConfigured: Bool = {
@@ -42,34 +34,8 @@ public final class Database {
     }()
 
     /// Opens (and, with a key, decrypts) a database. A wrong key fails here, with `SQLITE_NOTADB`.
-    ///
-    /// SQLCipher cannot read a database's page size from the (encrypted) file: it must be told it. A new
-    /// file gets `configuration.newFilePageSize`; an existing one is opened with each known page size in
-    /// turn until its first page authenticates (with a raw key there is no key derivation, so a try costs
-    /// one page read).
     public init(path: String, key: StoreKey?, mode: OpenMode = .readWrite, configuration: Configuration = .init()) throws(DatabaseError) {
         _ = Self.libraryConfigured
-        var sizes = [configuration.newFilePageSize]
-        if key != nil, FileSystem.size(of: path).map({ $0 > 0 }) ?? false {
-            sizes += Self.knownPageSizes.filter { $0 != configuration.newFilePageSize }
-        }
-        var opened: OpaquePointer?
-        for (attempt, pageSize) in sizes.enumerated() {
-            do {
-                opened = try Self.open(path: path, key: key, mode: mode, pageSize: pageSize, configuration: configuration)
-                break
-            } catch {
-                guard error.isNotADatabase, attempt < sizes.count - 1 else { throw error }
-            }
-        }
-        guard let opened else { throw DatabaseError(code: SQLITE_CANTOPEN, message: "cannot open database") }
-        self.handle = opened
-        self.path = path
-    }
-
-    /// One connection, keyed and set up, with SQLCipher told `pageSize`; closed again when it fails.
-    private static func open(path: String, key: StoreKey?, mode: OpenMode, pageSize: Int,
-                             configuration: Configuration) throws(DatabaseError) -> OpaquePointer {
         var db: OpaquePointer?
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
         switch mode {
@@ -83,27 +49,16 @@ public final class Database {
             sqlite3_close_v2(db)
             throw DatabaseError(code: rc, message: message)
         }
-        func execute(_ sql: String) throws(DatabaseError) {
-            var errorMessage: UnsafeMutablePointer<CChar>?
-            let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
-            guard rc == SQLITE_OK else {
-                let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
-                sqlite3_free(errorMessage)
-                throw DatabaseError(code: sqlite3_extended_errcode(db), message: message, sql: sql)
-            }
-        }
+        self.handle = db
+        self.path = path
         sqlite3_extended_result_codes(db, 1)
         do throws(DatabaseError) {
             let registered = CodeValuesFunction.register(on: db)
-            guard registered == SQLITE_OK else {
-                throw DatabaseError(code: registered, message: String(cString: sqlite3_errmsg(db)), sql: "sqlite3_create_function_v2")
-            }
+            guard registered == SQLITE_OK else { throw error(code: registered, sql: "sqlite3_create_function_v2") }
             if let key {
-                try applyKey(key, to: db)
-                try execute("PRAGMA cipher_page_size = \(pageSize)")
+                try applyKey(key)
+                try execute("PRAGMA cipher_page_size = \(Self.cipherPageSize)")
                 try execute("PRAGMA cipher_use_hmac = ON")
-            } else {
-                try execute("PRAGMA page_size = \(pageSize)")
             }
             // The first read of the schema is where SQLCipher finds out whether the key is right.
             try execute("SELECT count(*) FROM sqlite_master")
@@ -118,10 +73,10 @@ public final class Database {
                 try execute("PRAGMA synchronous = FULL")
             }
         } catch {
+            statementCache.removeAll()
             sqlite3_close_v2(db)
             throw error
         }
-        return db
     }
 
     deinit {
@@ -129,19 +84,14 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    private static func applyKey(_ key: StoreKey, to db: OpaquePointer) throws(DatabaseError) {
+    private func applyKey(_ key: StoreKey) throws(DatabaseError) {
         // SQLCipher's raw-key syntax: x'<64 hex digits>' uses the bytes directly, with no KDF.
         var literal = key.rawKeyLiteral()
         defer { wipe(&literal) }
         let rc = literal.withUnsafeBytes { raw in
-            sqlite3_key(db, raw.baseAddress, Int32(raw.count))
+            sqlite3_key(handle, raw.baseAddress, Int32(raw.count))
         }
-        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: String(cString: sqlite3_errmsg(db)), sql: "sqlite3_key") }
-    }
-
-    /// The database's page size (`Database.pageSize` for a store made now, 4 KiB for older ones).
-    public var pageSize: Int {
-        get throws { Int(try scalar("PRAGMA page_size", as: Int64.self) ?? 0) }
+        guard rc == SQLITE_OK else { throw error(code: rc, sql: "sqlite3_key") }
     }
 
     func error(code: Int32, sql: String?) -> DatabaseError {
@@ -220,7 +170,7 @@ public final class Database {
         guard let kib else { return try body() }
         let before = try scalar("PRAGMA cache_size", as: Int64.self) ?? -2_000
         // Negative: KiB; positive: pages.
-        let beforeKiB = before < 0 ? Int(-before) : Int(before) * (try pageSize) / 1_024
+        let beforeKiB = before < 0 ? Int(-before) : Int(before) * Self.cipherPageSize / 1_024
         guard kib > beforeKiB else { return try body() }
         try execute("PRAGMA cache_size = -\(kib)")
         defer { try? execute("PRAGMA cache_size = \(before)") }
