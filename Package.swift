@@ -135,27 +135,33 @@ let package = Package(
             dependencies: ["SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/generate-records"
         ),
+        // What the two sandbox servers share: their HTTP listener, SHA-256, waiting for a stop signal.
+        .target(
+            name: "SandboxSupport",
+            dependencies: ["HTTPKit", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/SandboxSupport"
+        ),
         // A local RHEx server (OAuth2, Atom feed, record JSON, faults) for tests, the demo and benchmarks.
         .target(
             name: "RHExSandbox",
-            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPKit", "SandboxSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tools/RHExSandbox"
         ),
         .executableTarget(
             name: "rhex-sandbox",
-            dependencies: ["RHExSandbox", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RHExSandbox", "SandboxSupport", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/rhex-sandbox"
         ),
         // A local FHIR R4 server with SMART App Launch (discovery, PKCE, tokens, $everything, searches, paging,
         // faults) for tests, the demo and benchmarks: the RHEx sandbox's sibling.
         .target(
             name: "FHIRSandbox",
-            dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPKit", "SandboxSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tools/FHIRSandbox"
         ),
         .executableTarget(
             name: "fhir-sandbox",
-            dependencies: ["FHIRSandbox", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FHIRSandbox", "SandboxSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/fhir-sandbox"
         ),
         // Benchmarks print figures; they are executables, not tests.

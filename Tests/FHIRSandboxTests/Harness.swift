@@ -11,7 +11,7 @@ struct Harness {
     static let redirectURI = "http://127.0.0.1:9/callback"
     /// A code verifier (RFC 7636: 43 to 128 unreserved characters) and its S256 challenge.
     static let verifier = "sandbox-test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz._~"
-    static var challenge: String { SHA256.pkceChallenge(verifier) }
+    static var challenge: String { PKCE.challenge(verifier) }
     static let scope = "launch/patient openid fhirUser offline_access patient/*.read"
 
     /// Starts a sandbox (auto-approving, unless `configure` says otherwise), runs `body`, shuts it down.

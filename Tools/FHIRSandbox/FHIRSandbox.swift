@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import Logging
+import SandboxSupport
 import Synchronization
 
 /// A local FHIR R4 server with SMART App Launch, on HTTPKit, for tests, the demo and benchmarks: the RHEx
@@ -211,8 +212,6 @@ public final class FHIRSandbox: Sendable {
         var stats = Stats()
         /// The sandbox clock in milliseconds; nil: the wall clock.
         var clock: Int64?
-        var port = 0
-        var running = false
     }
 
     /// Result sets kept for paging; the oldest go first (their pages answer `410`).
@@ -220,7 +219,7 @@ public final class FHIRSandbox: Sendable {
 
     public let configuration: Configuration
     let state: Mutex<State>
-    private let server: Mutex<HTTPServer?>
+    let listener = SandboxListener(label: "fhir-sandbox")
 
     public init(configuration: Configuration = Configuration(), data: FHIRDataset) {
         self.configuration = configuration
@@ -232,7 +231,6 @@ public final class FHIRSandbox: Sendable {
             Self.insert(stored, into: &initial)
         }
         state = Mutex(initial)
-        server = Mutex(nil)
     }
 
     /// Serves documents: each a Bundle, a resource or NDJSON (see `FHIRDataset`).
@@ -250,35 +248,16 @@ public final class FHIRSandbox: Sendable {
     /// Starts listening; returns the port.
     @discardableResult
     public func start() async throws -> Int {
-        var serverConfiguration = HTTPServer.Configuration()
-        serverConfiguration.listeners = [.tcp(host: configuration.host, port: configuration.port)]
-        serverConfiguration.eventLoopThreads = configuration.eventLoopThreads
-        serverConfiguration.accessLogLevel = .trace
-        var logger = Logger(label: "fhir-sandbox")
-        logger.logLevel = .warning
-        let http = HTTPServer(configuration: serverConfiguration, router: router(), logger: logger)
-        let addresses = try await http.start()
-        let port = addresses.first?.port ?? 0
-        server.withLock { $0 = http }
-        state.withLock {
-            $0.port = port
-            $0.running = true
-        }
-        return port
+        try await listener.start(host: configuration.host, port: configuration.port,
+                                 eventLoopThreads: configuration.eventLoopThreads, router: router())
     }
 
     /// Stops listening; delayed answers in flight end at once.
     public func shutdown() async {
-        state.withLock { $0.running = false }
-        guard let http = server.withLock({ server -> HTTPServer? in
-            let current = server
-            server = nil
-            return current
-        }) else { return }
-        await http.shutdown(gracePeriod: .milliseconds(200))
+        await listener.stop()
     }
 
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { listener.port }
 
     /// `http://host:port`, without a path.
     public var origin: String {

@@ -157,7 +157,7 @@ extension FHIRSandbox {
     /// cancellation (the client went away).
     func pause(_ seconds: Double) async {
         let end = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < end, state.withLock({ $0.running }) {
+        while ContinuousClock.now < end, listener.isRunning {
             do { try await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now)) } catch { return }
         }
     }

@@ -194,7 +194,7 @@ extension FHIRSandbox {
                     default: false
                     }
                 }
-            let challenge = verifierIsWellFormed ? SHA256.pkceChallenge(verifier) : nil
+            let challenge = verifierIsWellFormed ? PKCE.challenge(verifier) : nil
             let outcome = state.withLock { state -> Result<CodeGrant, TokenRefusal> in
                 // A code is used once, whatever comes of it.
                 guard let issued = state.codes.removeValue(forKey: code), issued.expiresAt > Self.now(state) else {

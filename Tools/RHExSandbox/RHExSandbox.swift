@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import Logging
+import SandboxSupport
 import Synchronization
 
 /// A local RHEx server for tests, the demo and benchmarks, on HTTPKit: the OAuth2 token endpoint, the
@@ -96,13 +97,11 @@ public final class RHExSandbox: Sendable {
         var codes: [String: (user: String, redirectURI: String?)] = [:]
         var stats = Stats()
         var recordsInFlight = 0
-        var port = 0
-        var running = false
     }
 
     public let configuration: Configuration
     private let state: Mutex<State>
-    private let server: Mutex<HTTPServer?>
+    private let listener = SandboxListener(label: "rhex-sandbox")
 
     public init(configuration: Configuration = Configuration(), records: [SandboxRecord] = []) {
         self.configuration = configuration
@@ -112,7 +111,6 @@ public final class RHExSandbox: Sendable {
             initial.order.append(record.id)
         }
         state = Mutex(initial)
-        server = Mutex(nil)
     }
 
     // MARK: - Running
@@ -120,35 +118,16 @@ public final class RHExSandbox: Sendable {
     /// Starts listening; returns the port.
     @discardableResult
     public func start() async throws -> Int {
-        var serverConfiguration = HTTPServer.Configuration()
-        serverConfiguration.listeners = [.tcp(host: configuration.host, port: configuration.port)]
-        serverConfiguration.eventLoopThreads = configuration.eventLoopThreads
-        serverConfiguration.accessLogLevel = .trace
-        var logger = Logger(label: "rhex-sandbox")
-        logger.logLevel = .warning
-        let http = HTTPServer(configuration: serverConfiguration, router: router(), logger: logger)
-        let addresses = try await http.start()
-        let port = addresses.first?.port ?? 0
-        server.withLock { $0 = http }
-        state.withLock {
-            $0.port = port
-            $0.running = true
-        }
-        return port
+        try await listener.start(host: configuration.host, port: configuration.port,
+                                 eventLoopThreads: configuration.eventLoopThreads, router: router())
     }
 
     /// Stops listening; delayed answers in flight end at once.
     public func stop() async {
-        state.withLock { $0.running = false }
-        guard let http = server.withLock({ server -> HTTPServer? in
-            let current = server
-            server = nil
-            return current
-        }) else { return }
-        await http.shutdown(gracePeriod: .milliseconds(200))
+        await listener.stop()
     }
 
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { listener.port }
 
     /// `http://127.0.0.1:PORT/`: the base URL to give `hreaderd source add --url`.
     public var baseURL: String { "http://\(configuration.host):\(port)/" }
@@ -266,7 +245,7 @@ public final class RHExSandbox: Sendable {
     /// (the client went away).
     private func pause(_ seconds: Double) async {
         let end = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < end, state.withLock({ $0.running }) {
+        while ContinuousClock.now < end, listener.isRunning {
             do { try await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now)) } catch { return }
         }
     }
@@ -316,7 +295,8 @@ public final class RHExSandbox: Sendable {
         let fault = takeFault(for: .feed)
         if let answer = await apply(fault) { return answer }
         if let refusal = authorization(request) { return refusal }
-        let (records, port) = state.withLock { state in (state.order.compactMap { state.records[$0] }, state.port) }
+        let records = state.withLock { state in state.order.compactMap { state.records[$0] } }
+        let port = listener.port
         var xml = AtomFeed.document(records: records, base: "http://\(configuration.host):\(port)", updated: Self.now())
         if fault == .truncate { xml = Array(xml.prefix(xml.count / 2)) }
         var response = Response(status: .ok, headers: ["Content-Type": "application/atom+xml; charset=utf-8"], body: .bytes(ByteBuffer(bytes: xml)))

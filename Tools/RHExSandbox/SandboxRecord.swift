@@ -1,4 +1,5 @@
 import Foundation
+import SandboxSupport
 
 /// One patient record the sandbox serves: its id in the feed (the medical record number) and the bytes
 /// of its record JSON, with a strong ETag (SHA-256 of the bytes) and a title for the feed.

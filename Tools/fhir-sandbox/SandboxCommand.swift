@@ -5,6 +5,7 @@ import ArgumentParser
 import Dispatch
 import FHIRSandbox
 import Foundation
+import SandboxSupport
 
 @main
 struct FHIRSandboxCommand: AsyncParsableCommand {
@@ -95,7 +96,7 @@ struct FHIRSandboxCommand: AsyncParsableCommand {
             """)
         if dataset.duplicatesSkipped > 0 { print("  \(dataset.duplicatesSkipped) resources skipped: the same type and id came before") }
         fflush(nil)
-        await Self.waitForSignal()
+        await ShutdownSignal.wait(label: "fhir-sandbox")
         print("fhir-sandbox: stopping")
         await sandbox.shutdown()
     }
@@ -106,35 +107,4 @@ struct FHIRSandboxCommand: AsyncParsableCommand {
         }
         return (String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
     }
-
-    static func waitForSignal() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "fhir-sandbox.signals")
-            let once = Once()
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { if once.claim() { continuation.resume() } }
-                source.resume()
-                Once.keep(source)
-            }
-        }
-    }
-}
-
-/// True the first time only; also keeps the signal sources alive.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
-    }
-
-    static func keep(_ source: DispatchSourceSignal) { sources.append(source) }
 }

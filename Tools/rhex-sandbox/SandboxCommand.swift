@@ -3,6 +3,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SandboxSupport
 import SyntheticRecords
 import RHExSandbox
 
@@ -74,7 +75,7 @@ struct RHExSandboxCommand: AsyncParsableCommand {
                   --username \(firstUser) --user-password-file PASSWORD_FILE --patients all
             """)
         fflush(nil)
-        await Self.waitForSignal()
+        await ShutdownSignal.wait(label: "rhex-sandbox")
         print("rhex-sandbox: stopping")
         await sandbox.stop()
     }
@@ -127,35 +128,4 @@ struct RHExSandboxCommand: AsyncParsableCommand {
         }
         return (kind, target, times)
     }
-
-    static func waitForSignal() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "rhex-sandbox.signals")
-            let once = Once()
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { if once.claim() { continuation.resume() } }
-                source.resume()
-                Once.keep(source)
-            }
-        }
-    }
-}
-
-/// True the first time only; also keeps the signal sources alive.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
-    }
-
-    static func keep(_ source: DispatchSourceSignal) { sources.append(source) }
 }
