@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
-        .testTarget(name: "FHIRSandboxTests", dependencies: ["FHIRSandbox", "TestSupport"]),
+        .testTarget(name: "FHIRSandboxTests", dependencies: ["FHIRSandbox", "SandboxSupport", "TestSupport"]),
         .testTarget(name: "FHIRSyncTests", dependencies: [
             "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
         ]),

@@ -1,4 +1,5 @@
 import HTTPKit
+import SandboxSupport
 
 /// The authorize page: sign in, choose the patient, allow. Plain HTML, no script; the form posts back to
 /// `/authorize` with the request in hidden fields.
@@ -67,19 +68,5 @@ enum SignInPage {
         return response
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupEscaping.escape(text) }
 }

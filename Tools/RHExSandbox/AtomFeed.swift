@@ -1,4 +1,5 @@
 import Foundation
+import SandboxSupport
 
 /// The patient feed as the RHEx server writes it: one `<entry>` per record, titled "Last, First", with
 /// a `tag:` id (which clients must not use), a `rel="alternate"` link to `/records/{id}` and a
@@ -37,21 +38,7 @@ enum AtomFeed {
         return Array(xml.utf8)
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupEscaping.escape(text) }
 
     static func encodeSegment(_ text: String) -> String {
         var out = ""

@@ -102,9 +102,7 @@ struct FHIRSandboxCommand: AsyncParsableCommand {
     }
 
     static func address(_ text: String) throws -> (String, Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
-            throw ValidationError("--listen takes host:port")
-        }
-        return (String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
+        guard let address = ListenAddress.parse(text) else { throw ValidationError("--listen takes host:port") }
+        return address
     }
 }
