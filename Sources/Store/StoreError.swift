@@ -31,6 +31,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
                 return "cannot open or create the store's files: is the state directory read-only or not writable? (\(error.message))"
             }
             if error.isIOError { return "the store's files cannot be written (read-only file system or I/O error): \(error.message)" }
+            if error.isBusy {
+                return "the store is busy: another process is writing to it (an import or a sync from the command line?); try again when it has finished (\(error.message))"
+            }
             return "database error: \(error.message)"
         case .stateDirectoryMissing(let path):
             return "the state directory \(path) does not exist: run `hreaderd init` or pass --state-dir"

@@ -24,4 +24,15 @@ struct StoreFailureTests {
     func internalError(code: Int32) {
         #expect(APIError.store(.database(DatabaseError(code: code, message: "x"))).status.code == 500)
     }
+
+    @Test("a write lock held by another process past the wait is 503 store_busy with Retry-After: the client may send it again")
+    func busy() {
+        for code in [Int32(5), Int32(5 | 2 << 8)] { // SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT
+            let error = APIError.store(.database(DatabaseError(code: code, message: "database is locked")))
+            #expect(error.status.code == 503)
+            #expect(error.code == "store_busy")
+            #expect(error.headers["Retry-After"] == ["5"])
+            #expect(error.message.contains("nothing was changed"))
+        }
+    }
 }

@@ -29,6 +29,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// SQLITE_CANTOPEN: a file of the store could not be opened or created (a read-only state directory:
     /// WAL mode must create its `-shm` and `-wal` files even to read).
     public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
+    /// SQLITE_BUSY: another process held the write lock for longer than the connection waits for it
+    /// (`Database.Configuration.busyTimeoutMilliseconds`): `hreaderd import-file` or `sync` beside a daemon.
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

@@ -24,7 +24,8 @@ enum APIError {
     }
 
     /// Store failures: a full disk, a read-only store or failing writes (a file system remounted read-only
-    /// answers EROFS, which SQLite reports as an I/O error) are `503` (reads keep working); anything else `500`.
+    /// answers EROFS, which SQLite reports as an I/O error) are `503` (reads keep working), and so is a write
+    /// lock another process holds too long (`store_busy`, with `Retry-After`); anything else `500`.
     static func store(_ error: StoreError) -> HTTPError {
         switch error {
         case .closed: return locked
@@ -32,9 +33,18 @@ enum APIError {
         case .database(let db) where db.isDiskFull || db.isReadOnly || db.isIOError:
             return HTTPError(.serviceUnavailable, code: "store_unavailable",
                              message: "The store cannot take writes right now (disk full, read-only or failing); reading still works.")
+        case .database(let db) where db.isBusy:
+            return storeBusy
         default: return HTTPError.internalServerError
         }
     }
+
+    /// Another process holds the store's write lock past the wait (`hreaderd import-file` of a long record
+    /// beside the daemon): the write is not done, and can be sent again; reads are not held up (WAL).
+    static let storeBusyRetrySeconds = 5
+    static let storeBusy = HTTPError(.serviceUnavailable, code: "store_busy",
+                                     message: "Another process is writing to the store (an import or a sync from the command line?); nothing was changed: try again in a moment.",
+                                     headers: ["Retry-After": String(storeBusyRetrySeconds)])
 
     static func sentence(_ text: String) -> String {
         guard let first = text.first else { return text }
