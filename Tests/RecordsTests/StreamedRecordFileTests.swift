@@ -133,6 +133,32 @@ struct StreamedRecordFileTests {
         }
     }
 
+    @Test("a file rewritten in place between the passes with the same record id and number of entries is refused too: the person would be the old file's and the entries the new one's")
+    func rewrittenInPlace() throws {
+        let before = #"{"_id":"a","first":"Ann","results":[{"_id":"e","time":1},{"_id":"f","time":2}]}"#
+        let after = #"{"_id":"a","first":"Bob","results":[{"_id":"e","time":1},{"_id":"f","time":2}]}"#
+        try withTemporaryFile(before) { path in
+            let file = try StreamedRecordFile(path: path)
+            let head = try #require(try file.readHead())
+            #expect(head.record.firstName == "Ann")
+            // Written over, same length, the same inode: what `>` in a shell does.
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(after.utf8))
+            try handle.close()
+            #expect(throws: RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")) {
+                try file.readEntries(of: head) { _ in }
+            }
+        }
+        // Unchanged, the same file reads through.
+        try withTemporaryFile(before) { path in
+            let file = try StreamedRecordFile(path: path)
+            let head = try #require(try file.readHead())
+            var read = 0
+            try file.readEntries(of: head) { read += $0.count }
+            #expect(read == 2)
+        }
+    }
+
     @Test("UTF-8 is checked a chunk at a time: a character across a chunk's end is whole, a bad byte just after it is found")
     func validationAcrossChunks() throws {
         // A record padded so that a three-byte character (€) starts two bytes before the 8 MiB mark.

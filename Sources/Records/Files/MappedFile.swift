@@ -20,6 +20,9 @@ final class MappedFile {
 
     let path: String
     let bytes: UnsafeBufferPointer<UInt8>
+    /// What the file was when it was mapped: a later look at the path that finds another file, another size
+    /// or another modification means its content may have changed under the mapping.
+    private let identity: Identity
     private let base: UnsafeMutableRawPointer?
     private var releasedUpTo = 0
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -32,6 +35,7 @@ final class MappedFile {
         guard fstat(descriptor, &status) == 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, reason: "not a regular file") }
         self.path = path
+        identity = Identity(status)
         let size = Int(status.st_size)
         guard size > 0 else {
             base = nil
@@ -49,6 +53,29 @@ final class MappedFile {
 
     deinit {
         if let base { munmap(base, bytes.count) }
+    }
+
+    private struct Identity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: Int, modifiedNanoseconds: Int, changed: Int, changedNanoseconds: Int
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim.tv_sec
+            modifiedNanoseconds = status.st_mtim.tv_nsec
+            changed = status.st_ctim.tv_sec
+            changedNanoseconds = status.st_ctim.tv_nsec
+        }
+    }
+
+    /// Whether the path still names the file that was mapped, unwritten since (same device, inode, size,
+    /// modification and change times).
+    var isUnchanged: Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return Identity(status) == identity
     }
 
     /// Gives back the pages wholly before `offset`: a pass has read them. Cheap to call often.

@@ -17,6 +17,16 @@ struct EntryIdentity {
     /// How many times each id given more than once was given.
     private var repeats: [StableID.Digest: Int] = [:]
 
+    /// Bytes of record JSON an entry is taken to need when sets are sized from a file's size: compact
+    /// entries are 100–300 bytes, pretty-printed ones more. An estimate on the high side costs a rehash or
+    /// two; a file of tiny entries (`{},{},…`) never makes a table sized by its count alone.
+    static let typicalEntryBytes = 160
+
+    /// The entries a document of `bytes` bytes is taken to hold, at most (`typicalEntryBytes` each).
+    static func expectedEntries(inBytes bytes: Int, counted: Int = .max) -> Int {
+        min(counted, bytes / typicalEntryBytes)
+    }
+
     /// `expectedEntries` sizes the table up front: growing it step by step through a 100,000-entry
     /// record rehashes every id several times over.
     init(expectedEntries: Int = 0) {

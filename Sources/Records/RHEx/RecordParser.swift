@@ -36,13 +36,12 @@ public struct RecordParser: Sendable {
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordID: String? = nil) throws(RecordParseError) -> PatientRecord {
         do {
             let start = try JSONDocument.checkedBody(bytes, maxBytes: limits.maxDocumentBytes)
-        // Compact entries are 100–300 bytes; pretty-printed ones more. An estimate on the high side
-        // costs a little memory, one on the low side a rehash or two.
+            let expected = EntryIdentity.expectedEntries(inBytes: bytes.count)
             var reader = RecordReader(
                 scanner: JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start),
-                identity: EntryIdentity(expectedEntries: bytes.count / 160)
+                identity: EntryIdentity(expectedEntries: expected)
             )
-            reader.entries.reserveCapacity(bytes.count / 160)
+            reader.entries.reserveCapacity(expected)
             return try reader.read(recordID: recordID)
         } catch {
             throw RecordParseError.from(error)

@@ -69,7 +69,7 @@ public final class StreamedRecordFile {
         let (record, count) = try withoutActuallyEscaping(body) { body in
             var reader = makeReader(start: start, sections: .deliver(batchSize: Self.batchEntries, { entries in
                 do { try body(entries) } catch { throw Handed(error: error) }
-            }), expectedEntries: head.entries)
+            }), expectedEntries: EntryIdentity.expectedEntries(inBytes: byteCount, counted: head.entries))
             do {
                 return (try reader.read(recordID: nil), reader.entryCount)
             } catch let handed as Handed {
@@ -78,7 +78,9 @@ public final class StreamedRecordFile {
                 throw RecordParseError.from(error)
             }
         }
-        guard record.recordID == head.record.recordID, count == head.entries else {
+        // The person comes from the first pass and the entries from this one: they must be the same file's.
+        // A file rewritten in place with the same record id and number of entries is caught by its times.
+        guard record == head.record, count == head.entries, file.isUnchanged else {
             throw RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")
         }
     }
