@@ -97,6 +97,21 @@ struct TimelineWindowQueryTests {
         #expect(!earliest.contains("SCAN TABLE entries"), "\(earliest)")
     }
 
+    @Test("the export reads entries in the date index's order: no sort of the record in memory")
+    func exportPlans() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        for (sql, arguments) in [(RecordExportQuery.datedEntries, ["p", 0, "", 10] as [any DatabaseValueConvertible]),
+                                 (RecordExportQuery.undatedEntries, ["p", "", 10])] {
+            let plan = try store.readSync { db in
+                try db.rows("EXPLAIN QUERY PLAN " + sql, arguments) { row in row.string(3) }
+            }.joined(separator: "\n")
+            #expect(plan.contains("INDEX entries_by_date"), "\(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+        }
+    }
+
     @Test("the timeline's read finds the same entries in the same order as the window query, spanning entries included")
     func timelineReadMatchesWindowQuery() throws {
         let dir = TemporaryDirectory()

@@ -178,5 +178,17 @@ struct CLIImportTests {
         let missing = try hreaderd("export", "--patient", "p_nobody")
         #expect(missing.status == 1)
         #expect(missing.err == "hreaderd: there is no patient p_nobody (see `hreaderd patients`)\n")
+        // Written under a temporary name and renamed: neither export leaves one behind, the failed one no file.
+        let missingFile = dir.file("missing.json")
+        #expect(try hreaderd("export", "--patient", "p_nobody", "--output", missingFile).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: missingFile))
+        let names = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path)
+        #expect(!names.contains { $0.contains(".partial-") }, "\(names)")
+        // To stdout: the same document (its time aside), and a newline.
+        let printed = try hreaderd("export", "--patient", id)
+        #expect(printed.status == 0 && printed.out.hasSuffix("}\n"))
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(printed.out.utf8)) as? [String: Any])
+        #expect(NSDictionary(dictionary: again.filter { $0.key != "exported_at" })
+                == NSDictionary(dictionary: json.filter { $0.key != "exported_at" }))
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Store
 import TimelineAPI
 
@@ -21,17 +24,42 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let store = try global.openStore()
         defer { store.close() }
-        guard let document = try ExportDocument.encodePersonSync(patientID: patient, from: store) else {
+        // Written as it is read (`ExportFileWriter`): a long record's export is never held whole. A file is
+        // written under a temporary name and renamed when complete, so a failed export leaves none.
+        guard let output else {
+            guard try ExportDocument.writePerson(patientID: patient, from: store, to: STDOUT_FILENO) != nil else {
+                throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
+            }
+            StandardStreams.out([0x0a])
+            store.auditFromCLI(.export, patient: patient)
+            return
+        }
+        let partial = output + ".partial-\(getpid())"
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
+        let written: Int?
+        do {
+            written = try ExportDocument.writePerson(patientID: patient, from: store, to: descriptor)
+            if written != nil, let error = ExportFileWriter.writeAll([0x0a], to: descriptor) {
+                throw CLIError("cannot write \(output): \(String(cString: strerror(error)))")
+            }
+            guard fsync(descriptor) == 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
+        } catch {
+            close(descriptor)
+            unlink(partial)
+            throw error
+        }
+        close(descriptor)
+        guard let written else {
+            unlink(partial)
             throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         }
-        store.auditFromCLI(.export, patient: patient)
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(document + [0x0a]), attributes: [.posixPermissions: 0o600]) else {
-                throw CLIError("cannot write \(output)")
-            }
-            Console.err("wrote \(output) (\(document.count) bytes)")
-        } else {
-            StandardStreams.out(document + [0x0a])
+        guard rename(partial, output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw CLIError("cannot write \(output): \(reason)")
         }
+        store.auditFromCLI(.export, patient: patient)
+        Console.err("wrote \(output) (\(written) bytes)")
     }
 }
