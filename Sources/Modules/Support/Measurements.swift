@@ -132,11 +132,28 @@ public struct Measurement: Sendable, Equatable {
 public struct Measurements: Sendable {
     public private(set) var byMeasure: [Measure: [Measurement]] = [:]
 
+    /// What `Measure.of` reads of an entry.
+    private struct Kind: Hashable {
+        let codes: String
+        let description: String?
+    }
+
     init(entries: [EntryType: [StoredEntry]], readings: [Reading]) {
+        // A record says the same few kinds of reading thousands of times: each kind's measure is worked out
+        // once (the summary of a 1,000,000-entry record spent 12 of its 12.4 s in `Measure.of`).
+        var measures: [Kind: Measure?] = [:]
         for type in [EntryType.vitalSign, .result] {
             for entry in entries[type] ?? [] {
-                guard let value = entry.value, let date = entry.date, let measure = Measure.of(entry),
-                      let canonical = measure.canonical(value, units: entry.units) else { continue }
+                guard let value = entry.value, let date = entry.date else { continue }
+                let kind = Kind(codes: entry.codesJSON, description: entry.description)
+                let found: Measure?
+                if let known = measures[kind] {
+                    found = known
+                } else {
+                    found = Measure.of(entry)
+                    measures[kind] = found
+                }
+                guard let measure = found, let canonical = measure.canonical(value, units: entry.units) else { continue }
                 byMeasure[measure, default: []].append(Measurement(measure: measure, value: canonical, date: date, id: entry.id, selfReported: false))
             }
         }
