@@ -7,7 +7,7 @@ public struct BloodPressureModule: SummaryModule {
     public let id = "blood-pressure"
     public let name = "Blood pressure"
     public let about = "Your blood pressure readings, with the 2017 ACC/AHA category of the latest and of the average of the last three."
-    public var reads: ModuleReads { ModuleReads(entryTypes: [.vitalSign], readings: true) }
+    public var reads: ModuleReads { ModuleReads(measures: true, readings: true) }
     public var accepts: [Reading.Kind] { [.bloodPressure] }
     public var offers: [String] { ["blood-pressure.systolic", "blood-pressure.diastolic"] }
     /// The readings a tile carries for its trend.

@@ -6,7 +6,7 @@ public struct BloodSugarModule: SummaryModule {
     public let id = "blood-sugar"
     public let name = "Blood sugar"
     public let about = "Your glucose and HbA1c, with the ranges of the ADA Standards of Care in Diabetes."
-    public var reads: ModuleReads { ModuleReads(entryTypes: [.vitalSign, .result], readings: true) }
+    public var reads: ModuleReads { ModuleReads(measures: true, readings: true) }
     public var accepts: [Reading.Kind] { [.glucose] }
     public var offers: [String] { ["blood-sugar.glucose", "blood-sugar.hba1c"] }
     static let trendLength = 20

@@ -6,7 +6,7 @@ public struct CholesterolModule: SummaryModule {
     public let id = "cholesterol"
     public let name = "Cholesterol"
     public let about = "Your latest cholesterol results (total, LDL, HDL, triglycerides) with the ranges lab reports use."
-    public var reads: ModuleReads { ModuleReads(entryTypes: [.result]) }
+    public var reads: ModuleReads { ModuleReads(measures: true) }
 
     public func shownByDefault(age: Double?) -> Bool { (age ?? 18) >= 18 }
 

@@ -18,14 +18,17 @@ public struct ModuleRecord: Sendable {
     public var annotations: [String: Annotation]
     public var allergyDetails: [String: AllergyDetail]
 
+    /// `measurements`: gathered as the entries were read (`MeasurementCollector`), readings included; without
+    /// them, they are found in `entries` and `readings`.
     public init(patient: Patient, now: Int64, utcOffset: Int64 = 0, entries: [EntryType: [StoredEntry]] = [:], readings: [Reading] = [],
+                measurements: Measurements? = nil,
                 posts: [TimelinePost] = [], annotations: [String: Annotation] = [:], allergyDetails: [String: AllergyDetail] = [:]) {
         self.patient = patient
         self.now = now
         self.utcOffset = utcOffset
         self.entries = entries
         self.readings = readings
-        self.measurements = Measurements(entries: entries, readings: readings)
+        self.measurements = measurements ?? Measurements(entries: entries, readings: readings)
         self.posts = posts
         self.annotations = annotations
         self.allergyDetails = allergyDetails

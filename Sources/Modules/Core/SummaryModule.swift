@@ -32,18 +32,24 @@ extension SummaryModule {
 
 /// What a module reads: entry types of the record, the person's readings, their posts.
 public struct ModuleReads: Sendable, Equatable {
+    /// Entry types the module reads as entries (`ModuleRecord.entries`).
     public var entryTypes: Set<EntryType>
+    /// Whether it reads the record's measurements (`ModuleRecord.measurements`: vital signs and results, as
+    /// numbers by measure): those entries are then not held, only their measurements.
+    public var measures: Bool
     public var readings: Bool
     public var posts: Bool
 
-    public init(entryTypes: Set<EntryType> = [], readings: Bool = false, posts: Bool = false) {
+    public init(entryTypes: Set<EntryType> = [], measures: Bool = false, readings: Bool = false, posts: Bool = false) {
         self.entryTypes = entryTypes
+        self.measures = measures
         self.readings = readings
         self.posts = posts
     }
 
     public func union(_ other: ModuleReads) -> ModuleReads {
-        ModuleReads(entryTypes: entryTypes.union(other.entryTypes), readings: readings || other.readings, posts: posts || other.posts)
+        ModuleReads(entryTypes: entryTypes.union(other.entryTypes), measures: measures || other.measures,
+                    readings: readings || other.readings, posts: posts || other.posts)
     }
 }
 

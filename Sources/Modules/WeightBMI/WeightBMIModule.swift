@@ -7,7 +7,7 @@ public struct WeightBMIModule: SummaryModule {
     public let id = "weight-bmi"
     public let name = "Weight and BMI"
     public let about = "Your weight and height, your BMI and, for ages 2 to 20, its percentile on the CDC growth charts."
-    public var reads: ModuleReads { ModuleReads(entryTypes: [.vitalSign, .result], readings: true) }
+    public var reads: ModuleReads { ModuleReads(measures: true, readings: true) }
     public var accepts: [Reading.Kind] { [.weight, .height] }
     public var offers: [String] { ["weight-bmi.weight", "weight-bmi.height", "weight-bmi.bmi"] }
     static let trendLength = 20

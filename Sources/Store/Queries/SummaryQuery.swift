@@ -1,7 +1,8 @@
 /// The summary's one read (`SummarySource`): only the entry types its modules read, in one snapshot.
 enum SummaryQuery {
-    static func read(patientID: String, types: Set<EntryType>, readings withReadings: Bool, posts withPosts: Bool,
-                     in db: Database) throws -> SummarySource? {
+    /// `types` are held in the source; `measured` are handed to `sink` one by one (a type may be both).
+    static func read(patientID: String, types: Set<EntryType>, measured: Set<EntryType> = [], sink: (any StoredEntrySink)? = nil,
+                     readings withReadings: Bool, posts withPosts: Bool, in db: Database) throws -> SummarySource? {
         let person = try LinkQueries.person(of: patientID, in: db)
         guard let patient = try db.row("SELECT \(Store.patientColumns) WHERE p.id = ?", [person.head], Store.patient) else { return nil }
         var annotations: [String: Annotation] = [:]
@@ -13,7 +14,8 @@ enum SummaryQuery {
         var entries: [EntryType: [StoredEntry]] = [:]
         var allergySources: [String: String] = [:]
         var seen: Set<String> = []
-        let typeList = types.map(\.rawValue).sorted()
+        let handed = sink == nil ? [] : measured
+        let typeList = types.union(handed).map(\.rawValue).sorted()
         if !typeList.isEmpty {
             let placeholders = typeList.map { _ in "?" }.joined(separator: ", ")
             let statement = try db.statement("""
@@ -26,6 +28,8 @@ enum SummaryQuery {
                     if annotations[entry.id]?.struck == true { return }
                     // A fact two linked sources both hold counts once.
                     guard person.members.count == 1 || seen.insert(Self.factKey(entry)).inserted else { return }
+                    if handed.contains(entry.type) { sink?.take(entry) }
+                    guard types.contains(entry.type) else { return }
                     entries[entry.type, default: []].append(entry)
                     if let raw = row.stringOrNil(12) { allergySources[entry.id] = raw }
                 }
@@ -63,8 +67,12 @@ enum ModuleChoiceQueries {
 
 extension Store {
     /// The summary's read for the person `patientID` belongs to; nil when there is no such patient.
-    public func summarySource(patientID: String, types: Set<EntryType>, readings: Bool, posts: Bool) async throws(StoreError) -> SummarySource? {
-        try await read { db in try SummaryQuery.read(patientID: patientID, types: types, readings: readings, posts: posts, in: db) }
+    /// The entries of `measured` types go to `sink` as they are read (see `StoredEntrySink`), not into the source.
+    public func summarySource(patientID: String, types: Set<EntryType>, measured: Set<EntryType> = [], sink: (any StoredEntrySink)? = nil,
+                              readings: Bool, posts: Bool) async throws(StoreError) -> SummarySource? {
+        try await read { db in
+            try SummaryQuery.read(patientID: patientID, types: types, measured: measured, sink: sink, readings: readings, posts: posts, in: db)
+        }
     }
 
     /// The summary modules the person chose for `patientID` (kept on the person's head), in order; nil when

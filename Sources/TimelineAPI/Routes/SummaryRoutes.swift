@@ -36,8 +36,11 @@ struct SummaryRoutes {
         var (shown, _) = try await shownModules(patientID: patientID, store: store, now: now)
         if all { shown = catalog.modules.map(\.id) }
         let reads = catalog.reads(shown)
-        guard let source = try await store.summarySource(patientID: patientID, types: reads.entryTypes, readings: reads.readings,
-                                                         posts: reads.posts) else { throw APIError.unknownPatient }
+        // Vital signs and results are read as measurements, as they come: never held as entries.
+        let collector = reads.measures ? MeasurementCollector() : nil
+        guard let source = try await store.summarySource(patientID: patientID, types: reads.entryTypes,
+                                                         measured: reads.measures ? Measurements.entryTypes : [], sink: collector,
+                                                         readings: reads.readings, posts: reads.posts) else { throw APIError.unknownPatient }
         var details: [String: AllergyDetail] = [:]
         for (id, raw) in source.allergySources {
             let (reaction, severity) = AllergyDetails.read(raw)
@@ -45,6 +48,7 @@ struct SummaryRoutes {
         }
         let offset = Int64(app.configuration.calendar.timeZone.secondsFromGMT())
         let record = ModuleRecord(patient: source.patient, now: now, utcOffset: offset, entries: source.entries, readings: source.readings,
+                                  measurements: collector?.measurements(adding: source.readings),
                                   posts: source.posts, annotations: source.annotations, allergyDetails: details)
         return .json(writer: SummaryJSON.summary(patient: source.patient, age: record.age, generatedAt: now,
                                                  outputs: catalog.evaluate(shown, record: record)))
