@@ -13,12 +13,15 @@ public final class MeasurementCollector: StoredEntrySink {
         gathered.withLock { $0.add(entry) }
     }
 
-    /// What was gathered, with the person's readings.
+    /// What was gathered, with the person's readings; the collector is empty again after. Taken out, not
+    /// copied: sorting a copy would hold the record's measurements twice.
     public func measurements(adding readings: [Reading]) -> Measurements {
-        gathered.withLock { measurements in
-            var done = measurements
-            done.finish(adding: readings)
-            return done
+        var done = gathered.withLock { measurements in
+            var taken = Measurements()
+            swap(&taken, &measurements)
+            return taken
         }
+        done.finish(adding: readings)
+        return done
     }
 }
