@@ -2,10 +2,9 @@
 /// eight bytes at a time, is cheaper than checking inside every string, and it lets the scanner build
 /// `String`s from byte slices without re-checking them.
 enum UTF8Validation {
-    /// The offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
-    /// surrogates and code points above U+10FFFF are rejected, per RFC 3629), or nil when all is valid.
-    /// The same, `chunkBytes` at a time (each chunk ending where a character starts), `afterChunk` told the
-    /// offset checked up to after each: for a mapped file whose pages are given back as they are checked.
+    /// `firstInvalidOffset(in:)`, `chunkBytes` at a time (each chunk ending where a character starts),
+    /// `afterChunk` told the offset checked up to after each: for a mapped file whose pages are given back
+    /// as they are checked.
     static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>, chunkBytes: Int, afterChunk: (Int) -> Void) -> Int? {
         var start = 0
         while start < bytes.count {
@@ -20,6 +19,8 @@ enum UTF8Validation {
         return nil
     }
 
+    /// The offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
+    /// surrogates and code points above U+10FFFF are rejected, per RFC 3629), or nil when all is valid.
     static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count

@@ -46,8 +46,8 @@ public struct ExportDocument: RecordExportWriter {
         return wrap(person: person.head, parts: parts, exportedAt: exportedAt)
     }
 
-    private static func wrap(person: String, parts: [[UInt8]], exportedAt: Int64) -> [UInt8] {
-        var json = JSONWriter(capacity: parts.reduce(256) { $0 + $1.count + 1 })
+    /// A person's export up to its `records` array, opened: one patient's document an element.
+    static func beginPerson(_ person: String, exportedAt: Int64, into json: inout JSONWriter) {
         json.beginObject()
         json.key("format"); json.string("hreaderd-export")
         json.key("version"); json.int(Int64(formatVersion))
@@ -55,6 +55,11 @@ public struct ExportDocument: RecordExportWriter {
         json.key("person"); json.string(person)
         json.key("records")
         json.beginArray()
+    }
+
+    private static func wrap(person: String, parts: [[UInt8]], exportedAt: Int64) -> [UInt8] {
+        var json = JSONWriter(capacity: parts.reduce(256) { $0 + $1.count + 1 })
+        beginPerson(person, exportedAt: exportedAt, into: &json)
         for part in parts { json.raw(part) }
         json.endArray()
         json.endObject()

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Store
 
 /// The export document (`ExportDocument`) written to a file descriptor as the store hands its rows over,
@@ -16,8 +11,8 @@ public struct ExportFileWriter: RecordExportWriter {
     private let descriptor: Int32
     /// Written before the first bytes of the document (the comma between two parts of a person's export).
     private var prefix: [UInt8]
-    /// The `errno` of the first write that failed; nothing more is written after it.
-    public private(set) var failure: Int32?
+    /// The first write that failed; nothing more is written after it.
+    public private(set) var failure: FileSystem.Failure?
     public private(set) var bytesWritten = 0
 
     public init(descriptor: Int32, exportedAt: Int64, prefix: [UInt8] = []) {
@@ -48,22 +43,11 @@ public struct ExportFileWriter: RecordExportWriter {
         guard failure == nil else { return }
         let bytes = prefix + bytes
         prefix = []
-        if let error = Self.writeAll(bytes, to: descriptor) { failure = error } else { bytesWritten += bytes.count }
-    }
-
-    /// Writes all of `bytes`; the `errno` of a failed write, or nil.
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        do throws(FileSystem.Failure) {
+            try FileSystem.writeAll(descriptor, bytes, path: "the export")
+            bytesWritten += bytes.count
+        } catch {
+            failure = error
         }
     }
 }
@@ -77,7 +61,7 @@ extension ExportDocument {
         guard let person = try store.personSync(of: patientID) else { return nil }
         var total = 0
         func put(_ bytes: [UInt8]) throws(StoreError) {
-            if let error = ExportFileWriter.writeAll(bytes, to: descriptor) { throw .io("cannot write the export: \(String(cString: strerror(error)))") }
+            do { try FileSystem.writeAll(descriptor, bytes, path: "the export") } catch { throw .io("cannot \(error)") }
             total += bytes.count
         }
         // A part writes nothing before its patient is found: a member removed meanwhile leaves no comma.
@@ -85,19 +69,13 @@ extension ExportDocument {
             let writer = ExportFileWriter(descriptor: descriptor, exportedAt: exportedAt, prefix: separator)
             guard var writer = try store.exportRecordSync(patientID: member, into: writer) else { return false }
             writer.finish()
-            if let error = writer.failure { throw .io("cannot write the export: \(String(cString: strerror(error)))") }
+            if let failure = writer.failure { throw .io("cannot \(failure)") }
             total += writer.bytesWritten
             return true
         }
         guard person.members.count > 1 else { return try part(patientID) ? total : nil }
         var head = JSONWriter(capacity: 256)
-        head.beginObject()
-        head.key("format"); head.string("hreaderd-export")
-        head.key("version"); head.int(Int64(formatVersion))
-        head.key("exported_at"); head.int(exportedAt)
-        head.key("person"); head.string(person.head)
-        head.key("records")
-        head.beginArray()
+        beginPerson(person.head, exportedAt: exportedAt, into: &head)
         try put(head.bytes)
         var first = true
         for member in person.members {

@@ -40,8 +40,8 @@ struct ExportCommand: ParsableCommand {
         let written: Int?
         do {
             written = try ExportDocument.writePerson(patientID: patient, from: store, to: descriptor)
-            if written != nil, let error = ExportFileWriter.writeAll([0x0a], to: descriptor) {
-                throw CLIError("cannot write \(output): \(String(cString: strerror(error)))")
+            if written != nil {
+                do { try FileSystem.writeAll(descriptor, [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
             }
             guard fsync(descriptor) == 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
         } catch {
