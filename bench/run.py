@@ -67,6 +67,13 @@ def binary_facts(bin_dir):
     names = subprocess.run(["nm", "--defined-only", built], capture_output=True, text=True).stdout
     facts["heavy_symbols"] = sum(1 for line in names.splitlines()
                                  if re.search(r"FoundationNetworking|FoundationXML|\bu_\w+_7\d\b|icu_7\d", line))
+    # How much of the order file (the code the daemon runs, laid out first) the binary still has: a list gone
+    # stale after larger changes packs less (scripts/link/make-order-file.py writes it again).
+    defined = {line.split()[-1] for line in names.splitlines() if line.strip()}
+    with open(os.path.join(REPO, "scripts", "link", "hreaderd.order")) as f:
+        ordered = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    facts["ordered_functions"] = len(ordered)
+    facts["ordered_found"] = sum(1 for name in ordered if name in defined)
     return facts
 
 
@@ -126,6 +133,24 @@ def million(bin_dir, workdir, entries=1_000_000, clients=3):
     finally:
         d.stop()
     return r
+
+
+def idle_from_disk(daemon):
+    """Idle resident memory (MiB), locked and unlocked, with the binary's pages first dropped from the page
+    cache (written back, then POSIX_FADV_DONTNEED), so that the kernel reads it from disk as after a boot."""
+    figures = []
+    for locked in (True, False):
+        fd = os.open(daemon.binary, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+        serve(daemon, locked=locked)
+        time.sleep(1)
+        figures.append(round(daemon.rss_kib() / 1024, 1))
+        daemon.stop()
+    return figures
 
 
 def serve(daemon, locked=False):
@@ -202,10 +227,14 @@ NOTES = """## Reading the figures
 - The `all` page of a record of 200,000 entries or more is written as it is read, a part at a time, each
   type's entries a pass along the date index: slower than a page read whole (the 1,000,000-entry record's
   takes about 8 s for one client) but in bounded memory (three clients at once: 1,009 MiB before, 80 MiB).
-- Idle memory is mostly code mapped from the binary (about 11 MB) and from shared libraries (libcrypto,
-  whose OpenSSL 3 provider alone is 2 MiB once the store is unlocked, libc, libstdc++); the process's own
-  anonymous memory is under 4 MiB. libcurl and libxml2 (with ICU) are loaded only when a sync or an XML
-  document first needs them.
+- Idle memory is mostly code mapped from the binary and from shared libraries (libcrypto, whose OpenSSL 3
+  provider alone is 2 MiB once the store is unlocked, libc, libstdc++); the process's own anonymous memory
+  is under 4 MiB. The kernel maps code 64 KiB around each page first run (fault-around): the release build
+  lays out the functions the daemon runs together (scripts/link/hreaderd.order) and exports no symbols, which
+  took the binary's resident part from about 14 MiB to 9 (idle: 20.3 to 15.3 MiB locked, 25.5 to 20.1 MiB
+  unlocked, measured apart). What is left is run code inside the static Swift runtime's and Foundation's
+  large sections, which cannot be laid out function by function. libcurl and libxml2 (with ICU) are loaded
+  only when a sync or an XML document first needs them.
 """
 
 
@@ -299,6 +328,12 @@ def main():
         time.sleep(1)
         results["idle_rss_mib"] = round(small.rss_kib() / 1024, 1)
         results["idle_anonymous_mib"] = round(small.smaps_rollup_kib("Anonymous") / 1024, 1)
+        small.stop()
+        # Again with the binary read from disk, as when the service starts at boot: a binary the linker has just
+        # written sits in the page cache in larger pieces (folios), and the kernel maps more of it at each first
+        # fault (measured: about 1.3 MiB more resident, the same code run).
+        results["idle_rss_mib_locked_from_disk"], results["idle_rss_mib_from_disk"] = idle_from_disk(small)
+        serve(small)
         results["binary"] = binary_facts(args.bin)
         path = f"/timeline.json?page=year&end={END}"
         payload = small.get(path)
@@ -387,7 +422,9 @@ def report(r, sizes):
           f"{month['ongoing']:,} ongoing conditions, medications and allergies, {month['bytes'] / 1e6:.1f} MB in all)")
     w("")
     w(f"start to ready (locked, no scrypt): {r['start_to_ready_ms']} ms (target < 200 ms)")
-    w(f"idle resident memory: {r['idle_rss_mib_locked']} MiB locked, {r['idle_rss_mib']} MiB unlocked (target < 20 MiB); peak under wrk: {r['peak_rss_mib']} MiB")
+    w(f"idle resident memory: {r['idle_rss_mib_locked_from_disk']} MiB locked, {r['idle_rss_mib_from_disk']} MiB unlocked, the binary read from disk"
+      f" as at boot (target < 20 MiB); {r['idle_rss_mib_locked']} and {r['idle_rss_mib']} MiB with the binary as the build left it"
+      f" in the page cache; peak under wrk: {r['peak_rss_mib']} MiB")
     w(f"  of which anonymous (heap, stacks, written data; the rest is the binary's and libraries' mapped code): {r['idle_anonymous_mib']} MiB")
     m = r["million"]
     w(f"A generated record of {m['entries']:,} entries ({m['record_mb']} MB of record JSON):")
@@ -400,6 +437,7 @@ def report(r, sizes):
     b = r["binary"]
     w(f"release binary: {b.get('installed_mb', '?')} MB as installed (stripped; target < 40 MB), {b['built_mb']} MB as built "
       f"(with symbols and debug information); ICU, FoundationNetworking or FoundationXML symbols in it: {b['heavy_symbols']}")
+    w(f"  code the daemon runs, laid out together (scripts/link/hreaderd.order): {b['ordered_found']} of its {b['ordered_functions']} functions found in the binary")
     w(f"  links: {', '.join(b.get('links', []))}")
     w("")
     text = "\n".join(lines)
