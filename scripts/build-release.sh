@@ -12,10 +12,11 @@
 # kernel maps code 64 KiB around each page first run, and run code scattered across 14 MB of text was most
 # of the idle daemon's memory. Nothing is exported (scripts/link/executable.exports): the static runtime's
 # -export-dynamic made a 1.2 MB dynamic symbol table the loader read at every start. Idle, measured the same
-# way just after each build: 20.3 -> 15.3 MiB locked, 25.5 -> 20.1 MiB unlocked.
+# way just after each build: 20.3 -> 15.3 MiB locked, 25.5 -> 20.1 MiB unlocked. SwiftPM does not compile
+# again for a change of these flags: after one, remove .build/*/release once.
 #
 # The daemon as installed is .build/release/dist/hreaderd: the same binary without its symbols and debug
-# information (56 MB to 23 MB; none of it is mapped at run time, so memory is the same), which go to
+# information (56 MB to 21 MB; none of it is mapped at run time, so memory is the same), which go to
 # dist/hreaderd.debug beside it, named in the binary's .gnu_debuglink, for backtraces and gdb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
