@@ -5,15 +5,17 @@ idles and answers its common requests, one mangled name a line, for the linker's
 
 Why: the kernel maps a program's code into memory 64 KiB around each page it first runs, so code that is
 run but scattered across the 14 MB of the binary's text made most of the daemon's idle memory (10.4 MiB of
-text resident at idle, 1.3 MiB of it run). Laid out together, the code the daemon runs takes a few
+text resident at idle, about 1.2 MB of it run). Laid out together, the code the daemon runs takes a few
 contiguous megabytes. Functions the list does not name keep the linker's usual order, so a list that is
 out of date only packs less; run this again after larger changes (it takes about a minute):
 
     scripts/build-release.sh hreaderd generate-records && /usr/bin/python3 scripts/link/make-order-file.py
 
 How: the release binary, without its debug information, runs under valgrind's callgrind (installed with
-apt-get when missing) over a state directory of its own with a generated record; every function of the
-binary that ran at least once is listed, sorted by name.
+apt-get when missing) over a state directory of its own with a generated record, three times: started
+locked, started unlocked, and started unlocked then asked its common requests. Every function of the
+binary that ran at least once is listed: first those of a locked start, then those an unlocked start
+adds, then those the requests add, each group sorted by name.
 """
 
 import argparse
