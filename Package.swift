@@ -149,7 +149,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rhex-sandbox",
-            dependencies: ["RHExSandbox", "SandboxSupport", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HTTPKit", "RHExSandbox", "SandboxSupport", "SyntheticRecords", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/rhex-sandbox"
         ),
         // A local FHIR R4 server with SMART App Launch (discovery, PKCE, tokens, $everything, searches, paging,
@@ -161,7 +161,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fhir-sandbox",
-            dependencies: ["FHIRSandbox", "SandboxSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FHIRSandbox", "HTTPKit", "SandboxSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/fhir-sandbox"
         ),
         // Benchmarks print figures; they are executables, not tests.

@@ -5,6 +5,7 @@ import ArgumentParser
 import Dispatch
 import FHIRSandbox
 import Foundation
+import HTTPKit
 import SandboxSupport
 
 @main

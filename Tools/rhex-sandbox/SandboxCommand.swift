@@ -3,6 +3,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import HTTPKit
 import SandboxSupport
 import SyntheticRecords
 import RHExSandbox

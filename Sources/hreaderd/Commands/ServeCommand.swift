@@ -146,7 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 onEvent: { event in Self.log(event, to: logger) })
         await imports.start()
 
-        let signal = await ShutdownSignal.wait()
+        let signal = await ShutdownSignal.wait(label: "hreaderd")
         supervisor.stopping()
         logger.info("stopping (signal \(signal)); finishing requests in flight")
         supervisorTask.cancel()
