@@ -153,6 +153,18 @@ public final class Store: Sendable {
         catch { throw StoreError.wrap(error) }
     }
 
+    /// `writeSync` for one very large transaction: written in place through a rollback journal when the
+    /// writer is the only connection open to the store (`Database.withRollbackJournalIfAlone`).
+    func writeSyncInPlaceIfAlone<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.writeSync { db in
+                try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try Self.searchIndexed(db, body) } }
+            }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
     /// Runs a write, then brings the search index up to date with it, in the same transaction.
     private static func searchIndexed<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         let result = try body(db)

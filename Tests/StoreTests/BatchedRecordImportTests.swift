@@ -140,6 +140,63 @@ struct BatchedRecordImportTests {
         #expect(try store.patientsSync().isEmpty)
     }
 
+    @Test("alone with the store, a record in batches is written in place (a rollback journal, no WAL growing); with a reader open, through the WAL; WAL again after both")
+    func inPlaceWhenAlone() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir)
+        defer { store.close() }
+        let (journal, wal) = (state.databasePath + "-journal", state.databasePath + "-wal")
+        func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil }
+        func importWatching(_ record: PatientRecord) throws -> (journal: Int?, wal: Int?) {
+            var head = record
+            head.entries = []
+            var seen: (Int?, Int?) = (nil, nil)
+            _ = try store.importRecordSync(head, entries: { write in
+                for batch in batches(record.entries, of: 2_000) { try write(try store.prepare(batch)) }
+                seen = (size(journal), size(wal))
+            })
+            return seen
+        }
+        let walBefore = size(wal) ?? 0
+        let alone = try importWatching(sampleRecord(id: "alone", entries: 20_000))
+        #expect((alone.journal ?? 0) > 0, "a rollback journal while the transaction is written")
+        #expect((alone.wal ?? 0) <= walBefore, "nothing logged to the WAL")
+        #expect(try store.readSync { db in try db.scalar("PRAGMA journal_mode", as: String.self) } == "wal")
+        // That read left a reader connection open: the next import cannot leave WAL and goes through it.
+        let shared = try importWatching(sampleRecord(id: "shared", entries: 20_000))
+        #expect((shared.journal ?? 0) == 0)
+        // Its pages fit the import's page cache: logged at the commit.
+        #expect((size(wal) ?? 0) > 4_096 * 100, "logged to the WAL")
+        #expect(try store.patientsSync().map(\.entryCount) == [20_000, 20_000])
+        let integrity = try store.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) }
+        #expect(integrity == "ok")
+    }
+
+    @Test("a connection leaves WAL for a body only when it is the only one open, at once otherwise, its busy timeout kept")
+    func rollbackJournalOnlyAlone() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let path = dir.file("j.db")
+        let db = try Database(path: path, key: key, mode: .readWriteCreate)
+        try db.execute("CREATE TABLE t (x)")
+        func mode(_ db: Database) throws -> String? { try db.scalar("PRAGMA journal_mode", as: String.self) }
+        let alone = try db.withRollbackJournalIfAlone { inPlace in (inPlace, try mode(db)) }
+        #expect(alone.0 && alone.1 == "truncate")
+        #expect(try mode(db) == "wal")
+        struct Failed: Error {}
+        #expect(throws: Failed.self) { try db.withRollbackJournalIfAlone { _ in throw Failed() } }
+        #expect(try mode(db) == "wal")
+
+        let other = try Database(path: path, key: key, mode: .readWrite)
+        let shared = try db.withRollbackJournalIfAlone { inPlace in
+            try db.transaction { db in try db.execute("INSERT INTO t VALUES (1)") }
+            return (inPlace, try mode(db))
+        }
+        #expect(!shared.0 && shared.1 == "wal")
+        #expect(try other.scalar("SELECT count(*) FROM t", as: Int64.self) == 1)
+        #expect(try db.scalar("PRAGMA busy_timeout", as: Int64.self) == Int64(Database.Configuration().busyTimeoutMilliseconds))
+    }
+
     @Test("a connection's page cache is raised for a body and set back after it, also when the body throws")
     func cacheSetBack() throws {
         let dir = TemporaryDirectory()

@@ -1,6 +1,8 @@
 // Test support for the crash test: imports batch after batch of large synthetic records into a store,
 // printing "begin N" before each transaction and "committed N" after it, until it is killed.
-// Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH
+// Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH [streamed]
+// `streamed`: each record's entries given a batch at a time, as a large record file is imported (written in
+// place, through a rollback journal, when the store is this process's alone).
 import Foundation
 import Store
 import TimelineAPI
@@ -8,10 +10,12 @@ import TimelineAPI
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let perBatch = Int(arguments[3]), perBatch > 0 else {
-    FileHandle.standardError.write(Data("usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH\n".utf8))
+guard [4, 5].contains(arguments.count), let perBatch = Int(arguments[3]), perBatch > 0,
+      arguments.count == 4 || arguments[4] == "streamed" else {
+    FileHandle.standardError.write(Data("usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH [streamed]\n".utf8))
     exit(2)
 }
+let streamed = arguments.count == 5
 do {
     let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2], options: .timeline)
     for batch in 1...1_000 {
@@ -22,7 +26,17 @@ do {
         }
         let record = PatientRecord(recordID: "crash-\(batch)", name: "Crash \(batch)", entries: entries)
         say("begin \(batch)")
-        _ = try store.importRecordSync(record)
+        if streamed {
+            var head = record
+            head.entries = []
+            _ = try store.importRecordSync(head, entries: { write in
+                for start in stride(from: 0, to: entries.count, by: 2_000) {
+                    try write(try store.prepare(Array(entries[start..<min(start + 2_000, entries.count)])))
+                }
+            })
+        } else {
+            _ = try store.importRecordSync(record)
+        }
         say("committed \(batch)")
     }
 } catch {

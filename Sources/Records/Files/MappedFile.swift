@@ -80,11 +80,19 @@ final class MappedFile {
 
     /// Gives back the pages wholly before `offset`: a pass has read them. Cheap to call often.
     func release(before offset: Int) {
-        guard let base, offset - releasedUpTo >= Self.releaseStepBytes else { return }
+        guard offset - releasedUpTo >= Self.releaseStepBytes else { return }
+        releasedUpTo = release(from: releasedUpTo, before: offset)
+    }
+
+    /// Gives back the pages from the one holding `start` to the last one wholly before `offset`, for a
+    /// reader going forward in several places at once; returns where its next release starts. A page given
+    /// back that another reader still reads is read again from the page cache: never wrong, only slower.
+    func release(from start: Int, before offset: Int) -> Int {
+        let from = start / pageSize * pageSize
         let end = offset / pageSize * pageSize
-        guard end > releasedUpTo else { return }
-        _ = madvise(base + releasedUpTo, end - releasedUpTo, MADV_DONTNEED)
-        releasedUpTo = end
+        guard let base, end > from else { return start }
+        _ = madvise(base + from, end - from, MADV_DONTNEED)
+        return end
     }
 
     /// Gives back every page, before the next pass starts again from the beginning.

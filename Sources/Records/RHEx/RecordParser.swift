@@ -58,8 +58,9 @@ struct RecordReader {
         case collect
         /// Every entry checked to be an object, and skipped: the head of a record read in passes.
         case skip
-        /// Entries handed on `batchSize` at a time, in document order: a record read in passes.
-        case deliver(batchSize: Int, ([Entry]) throws -> Void)
+        /// As `skip`, and where each section's array starts noted in `sectionArrays`: a record read in
+        /// passes, its entries then read section by section (`SectionCursor`).
+        case locate
     }
 
     var scanner: JSONScanner
@@ -73,6 +74,8 @@ struct RecordReader {
     /// The entries walked, whatever `sections` did with them.
     var entryCount = 0
     var entries: [Entry] = []
+    /// Each section's array: its type and the offset of its `[`, in document order (`locate` only).
+    var sectionArrays: [(type: EntryType, offset: Int)] = []
     var otherFields: [UInt8] = [UInt8(ascii: "{")]
     var id: JSONValue?
     var first: JSONValue?
@@ -89,10 +92,6 @@ struct RecordReader {
 
     mutating func read(recordID explicitID: String?) throws -> PatientRecord {
         try readTopLevelObject()
-        if case let .deliver(_, hand) = sections, !entries.isEmpty {
-            try hand(entries)
-            entries.removeAll()
-        }
         guard let recordID = explicitID ?? ValueNormalisation.identifier(id) else {
             throw RecordParseError.wrongShape(path: "$._id", expected: #"a record id: a string or {"$oid": string}"#)
         }
@@ -170,6 +169,7 @@ struct RecordReader {
             try scanner.skipValue()
             throw RecordParseError.wrongShape(path: "$.\(type.section)", expected: "an array of entries")
         }
+        if case .locate = sections { sectionArrays.append((type, scanner.offset)) }
         try scanner.beginArray()
         var isFirst = true
         var index = 0
@@ -179,16 +179,10 @@ struct RecordReader {
                 throw RecordParseError.wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
             }
             switch sections {
-            case .skip:
+            case .skip, .locate:
                 try scanner.skipValue()
             case .collect:
                 entries.append(try readEntry(type))
-            case let .deliver(batchSize, hand):
-                entries.append(try readEntry(type))
-                if entries.count >= batchSize {
-                    try hand(entries)
-                    entries.removeAll(keepingCapacity: true)
-                }
             }
             index += 1
             entryCount += 1
@@ -197,6 +191,11 @@ struct RecordReader {
     }
 
     private mutating func readEntry(_ type: EntryType) throws -> Entry {
+        try Self.readEntry(type, from: &scanner, identity: &identity)
+    }
+
+    /// The entry object at the scanner's position, its raw JSON the compacted slice of the source.
+    static func readEntry(_ type: EntryType, from scanner: inout JSONScanner, identity: inout EntryIdentity) throws -> Entry {
         let start = scanner.offset
         let fields = try EntryFields.read(from: &scanner)
         let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.offset]))

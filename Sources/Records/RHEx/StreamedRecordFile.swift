@@ -5,7 +5,8 @@ import Store
 ///
 /// 1. `readHead()`: the whole file checked (its size, UTF-8, JSON, the record's shape) and the record's
 ///    own members read, its entries skipped;
-/// 2. `readEntries(_:)`: the entries, a batch at a time, the same entries with the same ids that
+/// 2. `readEntries(_:)`: the record again, where its sections are, then the entries a batch at a time, in
+///    date order as far as reading each section forward allows: the same entries with the same ids that
 ///    `RecordParser` gives for the file read whole.
 ///
 /// So an import holds a batch of entries, not the record, and the file costs a few MB of memory, not its
@@ -58,31 +59,48 @@ public final class StreamedRecordFile {
         }
     }
 
-    /// The record's entries in document order, `batchEntries` at a time. An error `body` throws ends the
-    /// reading and is thrown as it is; a document error is thrown as a `RecordParseError`; a file that no
-    /// longer holds the record `head` read (another id, another number of entries) as a `RecordFileError`.
+    /// The record's entries, `batchEntries` at a time, in date order as far as reading each section forward
+    /// allows (`EntriesInDateOrder`: each type's entries in document order, the earliest of the types'
+    /// next ones first). An error `body` throws ends the reading and is thrown as it is; a document error is
+    /// thrown as a `RecordParseError`; a file that no longer holds the record `head` read (another record,
+    /// another number of entries, another file) as a `RecordFileError`, before any entry is handed on.
     public func readEntries(of head: Head, _ body: ([Entry]) throws -> Void) throws {
         // Checked again: the scanner relies on valid UTF-8, and the file may have changed since the head.
         let start = try checkedBody()
-        struct Handed: Error { let error: any Error }
         defer { file.releaseAll() }
-        let (record, count) = try withoutActuallyEscaping(body) { body in
-            var reader = makeReader(start: start, sections: .deliver(batchSize: Self.batchEntries, { entries in
-                do { try body(entries) } catch { throw Handed(error: error) }
-            }), expectedEntries: EntryIdentity.expectedEntries(inBytes: byteCount, counted: head.entries))
-            do {
-                return (try reader.read(recordID: nil), reader.entryCount)
-            } catch let handed as Handed {
-                throw handed.error
-            } catch {
-                throw RecordParseError.from(error)
+        // The record again, and where its sections are: the person comes from the first pass and the entries
+        // from this one, so they must be the same file's (a file rewritten in place with the same record and
+        // number of entries is caught by its times).
+        var locator = makeReader(start: start, sections: .locate)
+        let record: PatientRecord
+        do { record = try locator.read(recordID: nil) } catch { throw RecordParseError.from(error) }
+        file.releaseAll()
+        let changed = RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")
+        guard record == head.record, locator.entryCount == head.entries, file.isUnchanged else { throw changed }
+
+        var entries: EntriesInDateOrder
+        do {
+            entries = try EntriesInDateOrder(
+                bytes: file.bytes, arrays: locator.sectionArrays, maxDepth: parser.limits.maxDepth,
+                identity: EntryIdentity(expectedEntries: EntryIdentity.expectedEntries(inBytes: byteCount, counted: head.entries)),
+                release: { [file] from, before in file.release(from: from, before: before) })
+        } catch {
+            throw RecordParseError.from(error)
+        }
+        var batch: [Entry] = []
+        batch.reserveCapacity(Self.batchEntries)
+        while true {
+            let entry: Entry?
+            do { entry = try entries.next() } catch { throw RecordParseError.from(error) }
+            guard let entry else { break }
+            batch.append(entry)
+            if batch.count == Self.batchEntries {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        // The person comes from the first pass and the entries from this one: they must be the same file's.
-        // A file rewritten in place with the same record id and number of entries is caught by its times.
-        guard record == head.record, count == head.entries, file.isUnchanged else {
-            throw RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")
-        }
+        if !batch.isEmpty { try body(batch) }
+        guard entries.count == head.entries, file.isUnchanged else { throw changed }
     }
 
     /// The 1-based line of the first byte that is not white space from `start` on.
@@ -97,9 +115,9 @@ public final class StreamedRecordFile {
         return line
     }
 
-    private func makeReader(start: Int, sections: RecordReader.SectionReading, expectedEntries: Int = 0) -> RecordReader {
+    private func makeReader(start: Int, sections: RecordReader.SectionReading) -> RecordReader {
         var reader = RecordReader(scanner: JSONScanner(bytes: file.bytes, maxDepth: parser.limits.maxDepth, offset: start),
-                                  identity: EntryIdentity(expectedEntries: expectedEntries))
+                                  identity: EntryIdentity())
         reader.sections = sections
         reader.endsTheDocument = false
         reader.readUpTo = { [file] offset in file.release(before: offset) }

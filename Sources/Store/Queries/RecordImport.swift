@@ -415,7 +415,9 @@ extension Store {
     /// that writes a batch (made ready by `prepare`), and calls it for each batch in turn. One transaction:
     /// an error of the store, or one `entries` throws (thrown as it is), changes nothing. For a record
     /// without `asOf`: a document's facts said again under new ids are matched over the whole record
-    /// (`sameFactsAgain`), which needs it held whole.
+    /// (`sameFactsAgain`), which needs it held whole. With no other connection open to the store (no daemon
+    /// serving it, no reader of this process), the transaction is written in place through a rollback
+    /// journal (`Database.withRollbackJournalIfAlone`), and no other process can read the store until it ends.
     public func importRecordSync(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
                                  sourceName: String = "files", options: ImportOptions = .replace,
                                  now: Int64 = Store.now()) throws -> ImportSummary {
@@ -423,7 +425,9 @@ extension Store {
         struct Abandoned: Error {}
         var given: (any Error)?
         do {
-            return try writeSync { db in
+            // Written in place when the store is this writer's alone (`import-file` with no daemon serving):
+            // each page once, not logged and then copied by the checkpoint.
+            return try writeSyncInPlaceIfAlone { db in
                 try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
                     let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
                                                    options: options, searchIndex: true, streamed: true, in: db)
