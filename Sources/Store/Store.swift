@@ -29,16 +29,32 @@ public final class Store: Sendable {
         public var connection = Database.Configuration()
         /// The timeline's entry encoder (TimelineAPI's); every process that imports must give it.
         public var entryEncoder: (any EntryEncoder)?
-        public init(entryEncoder: (any EntryEncoder)? = nil) { self.entryEncoder = entryEncoder }
+        /// For a process that has the store to itself while it imports (the command line's `import-file`
+        /// and `reimport`): a record of `largeImportEntries` entries or more, or one read as a stream, is
+        /// written in place through a rollback journal when no other connection is open to the store
+        /// (`Database.withRollbackJournalIfAlone`). Never for the daemon: a reader would wait on such a
+        /// write, where in WAL it never waits.
+        public var largeImportsInPlace = false
+        public init(entryEncoder: (any EntryEncoder)? = nil, largeImportsInPlace: Bool = false) {
+            self.entryEncoder = entryEncoder
+            self.largeImportsInPlace = largeImportsInPlace
+        }
     }
+
+    /// The entries from which a record is a large import (`Options.largeImportsInPlace`): below it, leaving
+    /// WAL and turning it on again (a checkpoint, the header written twice) costs about what the WAL does.
+    public static let largeImportEntries = 10_000
+
+    let largeImportsInPlace: Bool
 
     /// Opens another database file with the store's key (a backup's copy), without the key leaving the
     /// closure that holds it, as the pool's readers are opened.
     let openWithStoreKey: @Sendable (String) throws -> Database
 
     private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?,
-                 openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
+                 largeImportsInPlace: Bool, openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
         self.directory = directory
+        self.largeImportsInPlace = largeImportsInPlace
         self.pool = pool
         self.commits = commits
         self.entryEncoder = entryEncoder
@@ -117,7 +133,8 @@ public final class Store: Sendable {
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder) { other in
+        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder,
+                     largeImportsInPlace: options.largeImportsInPlace) { other in
             try Database(path: other, key: key, mode: .readWriteCreate, configuration: configuration)
         }
     }
@@ -153,11 +170,24 @@ public final class Store: Sendable {
         catch { throw StoreError.wrap(error) }
     }
 
-    /// `writeSync` for one very large transaction: written in place through a rollback journal when the
-    /// writer is the only connection open to the store (`Database.withRollbackJournalIfAlone`).
-    func writeSyncInPlaceIfAlone<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// `writeSync` for a large import: written in place through a rollback journal when the store was opened
+    /// for it (`Options.largeImportsInPlace`) and the writer is the only connection open to the store.
+    func writeSyncLarge<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard largeImportsInPlace else { return try writeSync(body) }
         do {
             return try pool.writeSync { db in
+                try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try Self.searchIndexed(db, body) } }
+            }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
+    /// `write` for a large import (`writeSyncLarge`).
+    func writeLarge<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        guard largeImportsInPlace else { return try await write(body) }
+        do {
+            return try await pool.write { db in
                 try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try Self.searchIndexed(db, body) } }
             }
         } catch {

@@ -193,6 +193,23 @@ struct StreamedRecordFileTests {
         }
     }
 
+    @Test("a section rewritten in place to end earlier, the record's own bytes the same, is refused as it is read")
+    func sectionRewrittenInPlace() throws {
+        let before = #"{"_id":"a","results":[{"_id":"e","time":1},{"_id":"f","time":2}]}"#
+        let after = #"{"_id":"a","results":[{"_id":"e","time":1}],"x":"yyyyyyyyyyyyyy"}"#
+        #expect(before.utf8.count == after.utf8.count)
+        try withTemporaryFile(before) { path in
+            let file = try StreamedRecordFile(path: path)
+            let head = try #require(try file.readHead())
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(after.utf8))
+            try handle.close()
+            #expect(throws: RecordFileError.readFailed(path: path, reason: "the file changed while it was imported")) {
+                try file.readEntries(of: head) { _ in }
+            }
+        }
+    }
+
     @Test("UTF-8 is checked a chunk at a time: a character across a chunk's end is whole, a bad byte just after it is found")
     func validationAcrossChunks() throws {
         // A record padded so that a three-byte character (€) starts two bytes before the 8 MiB mark.

@@ -140,36 +140,48 @@ struct BatchedRecordImportTests {
         #expect(try store.patientsSync().isEmpty)
     }
 
-    @Test("alone with the store, a record in batches is written in place (a rollback journal, no WAL growing); with a reader open, through the WAL; WAL again after both")
-    func inPlaceWhenAlone() throws {
+    @Test("opened for large imports and alone: a record in batches, or whole with 10,000 entries or more, is written in place (a rollback journal, nothing logged); a smaller record, a store with a reader open, or one opened without the option, through the WAL")
+    func largeImportsInPlace() throws {
         let dir = TemporaryDirectory()
-        let (store, _, state) = try makeStore(in: dir)
+        let (created, _, state) = try makeStore(in: dir)
+        created.close()
+        var options = Store.Options.timeline
+        options.largeImportsInPlace = true
+        let store = try Store.open(at: state, password: "correct horse", options: options)
         defer { store.close() }
         let (journal, wal) = (state.databasePath + "-journal", state.databasePath + "-wal")
-        func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil }
-        func importWatching(_ record: PatientRecord) throws -> (journal: Int?, wal: Int?) {
+        func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0 }
+        func inBatches(_ record: PatientRecord, into store: Store) throws -> Int {
             var head = record
             head.entries = []
-            var seen: (Int?, Int?) = (nil, nil)
+            var journalSeen = 0
             _ = try store.importRecordSync(head, entries: { write in
                 for batch in batches(record.entries, of: 2_000) { try write(try store.prepare(batch)) }
-                seen = (size(journal), size(wal))
+                journalSeen = size(journal)
             })
-            return seen
+            return journalSeen
         }
-        let walBefore = size(wal) ?? 0
-        let alone = try importWatching(sampleRecord(id: "alone", entries: 20_000))
-        #expect((alone.journal ?? 0) > 0, "a rollback journal while the transaction is written")
-        #expect((alone.wal ?? 0) <= walBefore, "nothing logged to the WAL")
+        // In place, the WAL is left empty (it was closed to leave WAL, and opened again after); through it, it
+        // holds the import's pages after the commit.
+        #expect(try inBatches(sampleRecord(id: "streamed", entries: 20_000), into: store) > 0, "a rollback journal while written")
+        #expect(size(wal) == 0)
+        _ = try store.importRecordSync(sampleRecord(id: "whole", entries: Store.largeImportEntries))
+        #expect(size(wal) == 0)
+        _ = try store.importRecordSync(sampleRecord(id: "small", entries: Store.largeImportEntries - 1))
+        #expect(size(wal) > 4_096 * 100, "a smaller record logged to the WAL")
         #expect(try store.readSync { db in try db.scalar("PRAGMA journal_mode", as: String.self) } == "wal")
-        // That read left a reader connection open: the next import cannot leave WAL and goes through it.
-        let shared = try importWatching(sampleRecord(id: "shared", entries: 20_000))
-        #expect((shared.journal ?? 0) == 0)
-        // Its pages fit the import's page cache: logged at the commit.
-        #expect((size(wal) ?? 0) > 4_096 * 100, "logged to the WAL")
-        #expect(try store.patientsSync().map(\.entryCount) == [20_000, 20_000])
-        let integrity = try store.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) }
-        #expect(integrity == "ok")
+        // That read left a reader connection open: the store can no longer leave WAL.
+        #expect(try inBatches(sampleRecord(id: "shared", entries: 20_000), into: store) == 0)
+        _ = try store.importRecordSync(sampleRecord(id: "whole shared", entries: Store.largeImportEntries))
+        #expect(size(wal) > 4_096 * 100)
+        #expect(try store.patientsSync().map(\.entryCount).sorted() == [9_999, 10_000, 10_000, 20_000, 20_000])
+        #expect(try store.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
+
+        // A store opened without the option (the daemon's) never leaves WAL, even alone.
+        let plainDir = TemporaryDirectory()
+        let (plain, _, _) = try makeStore(in: plainDir)
+        defer { plain.close() }
+        #expect(try inBatches(sampleRecord(id: "daemon", entries: 20_000), into: plain) == 0)
     }
 
     @Test("a connection leaves WAL for a body only when it is the only one open, at once otherwise, its busy timeout kept")

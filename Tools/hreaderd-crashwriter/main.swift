@@ -1,8 +1,8 @@
 // Test support for the crash test: imports batch after batch of large synthetic records into a store,
 // printing "begin N" before each transaction and "committed N" after it, until it is killed.
 // Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH [streamed]
-// `streamed`: each record's entries given a batch at a time, as a large record file is imported (written in
-// place, through a rollback journal, when the store is this process's alone).
+// `streamed`: each record's entries given a batch at a time, as a large record file is imported, with the store
+// opened as `import-file` opens it (written in place, through a rollback journal, when it is this process's alone).
 import Foundation
 import Store
 import TimelineAPI
@@ -17,7 +17,9 @@ guard [4, 5].contains(arguments.count), let perBatch = Int(arguments[3]), perBat
 }
 let streamed = arguments.count == 5
 do {
-    let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2], options: .timeline)
+    var options = Store.Options.timeline
+    options.largeImportsInPlace = streamed
+    let store = try Store.open(at: StateDirectory(path: arguments[1]), password: arguments[2], options: options)
     for batch in 1...1_000 {
         let entries = (0..<perBatch).map { i in
             Entry(id: "e_\(batch)_\(i)", type: .result, description: "Marker batch \(batch) entry \(i)",

@@ -15,15 +15,15 @@ struct EntriesInDateOrder {
     /// The entries handed on so far.
     private(set) var count = 0
 
-    /// `arrays`: each section's array (its type and the offset of its `[`), in document order.
-    init(bytes: UnsafeBufferPointer<UInt8>, arrays: [(type: EntryType, offset: Int)], maxDepth: Int, identity: EntryIdentity,
+    /// `arrays`: where each section's array lies, in document order.
+    init(bytes: UnsafeBufferPointer<UInt8>, arrays: [SectionArray], maxDepth: Int, identity: EntryIdentity,
          release: @escaping (_ from: Int, _ before: Int) -> Int) throws {
         self.identity = identity
         var types: [EntryType] = []
-        var offsets: [EntryType: [Int]] = [:]
+        var offsets: [EntryType: [Range<Int>]] = [:]
         for array in arrays {
             if offsets[array.type] == nil { types.append(array.type) }
-            offsets[array.type, default: []].append(array.offset)
+            offsets[array.type, default: []].append(array.bytes)
         }
         cursors = []
         for type in types {

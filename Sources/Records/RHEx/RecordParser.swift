@@ -56,10 +56,9 @@ struct RecordReader {
     enum SectionReading {
         /// Every entry kept in `entries`: the record read whole.
         case collect
-        /// Every entry checked to be an object, and skipped: the head of a record read in passes.
-        case skip
-        /// As `skip`, and where each section's array starts noted in `sectionArrays`: a record read in
-        /// passes, its entries then read section by section (`SectionCursor`).
+        /// Every entry checked to be an object, and skipped, and where each section's array lies noted in
+        /// `sectionArrays`: the head of a record read in passes, its entries then read a type at a time
+        /// (`SectionCursor`).
         case locate
     }
 
@@ -74,8 +73,8 @@ struct RecordReader {
     /// The entries walked, whatever `sections` did with them.
     var entryCount = 0
     var entries: [Entry] = []
-    /// Each section's array: its type and the offset of its `[`, in document order (`locate` only).
-    var sectionArrays: [(type: EntryType, offset: Int)] = []
+    /// Each section's array: its type and its bytes, `[` to `]`, in document order (`locate` only).
+    var sectionArrays: [SectionArray] = []
     var otherFields: [UInt8] = [UInt8(ascii: "{")]
     var id: JSONValue?
     var first: JSONValue?
@@ -169,7 +168,7 @@ struct RecordReader {
             try scanner.skipValue()
             throw RecordParseError.wrongShape(path: "$.\(type.section)", expected: "an array of entries")
         }
-        if case .locate = sections { sectionArrays.append((type, scanner.offset)) }
+        let arrayStart = scanner.offset
         try scanner.beginArray()
         var isFirst = true
         var index = 0
@@ -179,7 +178,7 @@ struct RecordReader {
                 throw RecordParseError.wrongShape(path: "$.\(type.section)[\(index)]", expected: "an entry object")
             }
             switch sections {
-            case .skip, .locate:
+            case .locate:
                 try scanner.skipValue()
             case .collect:
                 entries.append(try readEntry(type))
@@ -188,6 +187,7 @@ struct RecordReader {
             entryCount += 1
             readUpTo?(scanner.offset)
         }
+        if case .locate = sections { sectionArrays.append(SectionArray(type: type, bytes: arrayStart..<scanner.offset)) }
     }
 
     private mutating func readEntry(_ type: EntryType) throws -> Entry {
@@ -201,4 +201,10 @@ struct RecordReader {
         let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.offset]))
         return EntryNormalisation.entry(type, fields: fields, rawJSON: raw, identity: &identity)
     }
+}
+
+/// Where a section's array lies in a record document: its type and its bytes, `[` to `]`.
+struct SectionArray: Sendable, Equatable {
+    let type: EntryType
+    let bytes: Range<Int>
 }

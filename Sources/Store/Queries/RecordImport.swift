@@ -379,23 +379,28 @@ extension Store {
     /// A record imported as a stream (a record too large to hold whole) is written with the writer's page
     /// cache raised to this, and lowered again after: its indexes' pages are then written out once, not again
     /// and again as the cache fills (a 1,000,000-entry import: 33 s of writing with the usual 16 MiB, 23 s
-    /// with 64 MiB). Records held whole keep the usual cache: at 100,000 entries a larger one gained nothing
-    /// measurable, and the daemon's memory would keep what an import's cache took.
-    public static let bulkImportCacheKiB = 64 * 1024
+    /// with 64 MiB; written in date order and in place, 20.5 s with 64 MiB and 19.8 s with 128 MiB, which the
+    /// random order of the id index's inserts still reads back from disk; peak memory 146 and 217 MB, under
+    /// the 256 MiB this import must stay within). Records held whole keep the usual cache: at 100,000 entries
+    /// a larger one gained nothing measurable, and the daemon's memory would keep what an import's cache took.
+    public static let bulkImportCacheKiB = 128 * 1024
 
-    /// Imports one patient record (one transaction): a failure changes nothing.
+    /// Imports one patient record (one transaction): a failure changes nothing. A record of
+    /// `largeImportEntries` entries or more is a large import (`Options.largeImportsInPlace`).
     public func importRecord(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                              options: ImportOptions = .replace, now: Int64 = Store.now()) async throws(StoreError) -> ImportSummary {
-        try await write { [entryEncoder] db in
+        let body: @Sendable (Database) throws -> ImportSummary = { [entryEncoder] db in
             try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
+        return record.entries.count >= Self.largeImportEntries ? try await writeLarge(body) : try await write(body)
     }
 
     public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                                  options: ImportOptions = .replace, now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
-        try writeSync { db in
+        let body = { [entryEncoder] (db: Database) throws -> ImportSummary in
             try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
+        return record.entries.count >= Self.largeImportEntries ? try writeSyncLarge(body) : try writeSync(body)
     }
 
     /// Entries made ready to write (`importRecordSync(_:entries:)`): the work of an import that needs no
@@ -415,9 +420,7 @@ extension Store {
     /// that writes a batch (made ready by `prepare`), and calls it for each batch in turn. One transaction:
     /// an error of the store, or one `entries` throws (thrown as it is), changes nothing. For a record
     /// without `asOf`: a document's facts said again under new ids are matched over the whole record
-    /// (`sameFactsAgain`), which needs it held whole. With no other connection open to the store (no daemon
-    /// serving it, no reader of this process), the transaction is written in place through a rollback
-    /// journal (`Database.withRollbackJournalIfAlone`), and no other process can read the store until it ends.
+    /// (`sameFactsAgain`), which needs it held whole. A large import (`Options.largeImportsInPlace`).
     public func importRecordSync(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
                                  sourceName: String = "files", options: ImportOptions = .replace,
                                  now: Int64 = Store.now()) throws -> ImportSummary {
@@ -425,9 +428,9 @@ extension Store {
         struct Abandoned: Error {}
         var given: (any Error)?
         do {
-            // Written in place when the store is this writer's alone (`import-file` with no daemon serving):
-            // each page once, not logged and then copied by the checkpoint.
-            return try writeSyncInPlaceIfAlone { db in
+            // Written in place when the store was opened for it and is this writer's alone (`import-file` with
+            // no daemon serving): each page once, not logged and then copied by the checkpoint.
+            return try writeSyncLarge { db in
                 try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
                     let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
                                                    options: options, searchIndex: true, streamed: true, in: db)

@@ -39,7 +39,8 @@ struct ImportFileCommand: AsyncParsableCommand {
     static let progressInterval: TimeInterval = 2
 
     func run() async throws {
-        let store = try global.openStore()
+        // A large record is written in place when no daemon has the store open (`Store.Options`).
+        let store = try global.openStore(largeImportsInPlace: true)
         defer { store.close() }
         let options = ImportOptions(mode: replace ? .replace : .merge, patientID: patientID)
         let importer = FileImporter(store: store)

@@ -21,7 +21,8 @@ struct ReimportCommand: AsyncParsableCommand {
     var list = false
 
     func run() async throws {
-        let store = try global.openStore()
+        // A large record is written in place when no daemon has the store open (`Store.Options`).
+        let store = try global.openStore(largeImportsInPlace: true)
         defer { store.close() }
         let files = try store.importedFilesSync()
         guard !files.isEmpty else {

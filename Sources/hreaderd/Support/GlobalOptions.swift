@@ -58,11 +58,14 @@ struct GlobalOptions: ParsableArguments {
 
 extension GlobalOptions {
     /// Unlocks the store with the password (file, credential or prompt) and opens it.
-    func openStore() throws -> Store {
+    /// `largeImportsInPlace`: for a command that imports with the store to itself (`Store.Options`).
+    func openStore(largeImportsInPlace: Bool = false) throws -> Store {
         let directory = stateDirectory
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
-        return try Store.open(at: directory, password: try readPassword(), options: .timeline)
+        var options = Store.Options.timeline
+        options.largeImportsInPlace = largeImportsInPlace
+        return try Store.open(at: directory, password: try readPassword(), options: options)
     }
 
     /// The user's home from the password database, for a process started without `HOME`.
