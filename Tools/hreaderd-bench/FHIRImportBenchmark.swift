@@ -7,7 +7,8 @@ import TimelineAPI
 
 /// FHIR import through the path the command line and uploads take (`FileImporter`): reading and mapping
 /// (`plan`), then writing (`apply`: the file kept, each patient one transaction), into a fresh encrypted
-/// store. For the largest shared sample (when ../shared is there) and a generated 100,000-resource bundle.
+/// store. For the largest shared sample (when ../shared is there) and a generated 100,000-resource bundle, the
+/// bundle as `import-file` writes it (in place, the store the command's alone) and as the daemon writes an upload (WAL).
 enum FHIRImportBenchmark {
     struct Result {
         var name: String
@@ -34,19 +35,24 @@ enum FHIRImportBenchmark {
         } else {
             FileHandle.standardError.write(Data("hreaderd-bench: \(samples)/\(largestSample) is absent; the sample row is left out\n".utf8))
         }
-        // One person: the Patient and resources − 1 clinical resources.
+        // One person: the Patient and resources − 1 clinical resources. Written as `import-file` writes it (the
+        // store the command's alone: in place) and as the daemon writes an upload (through the WAL).
         let bundle = SyntheticRecords(seed: 2012).fhirBundle(entries: resources - 1, members: 1)
-        results.append(try await measure(name: "generated \(resources)-resource bundle", bytes: bundle))
+        results.append(try await measure(name: "generated \(resources)-resource bundle, import-file", bytes: bundle, inPlace: true))
+        results.append(try await measure(name: "generated \(resources)-resource bundle, upload", bytes: bundle, inPlace: false))
         return results
     }
 
-    static func measure(name: String, bytes: [UInt8], mediaType: String = "application/fhir+json") async throws -> Result {
+    /// `inPlace`: the store opened as `import-file` opens it (`Store.Options.largeImportsInPlace`).
+    static func measure(name: String, bytes: [UInt8], mediaType: String = "application/fhir+json", inPlace: Bool = true) async throws -> Result {
         let directory = NSTemporaryDirectory() + "hreaderd-fhir-bench-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
+        var options = Store.Options.timeline
+        options.largeImportsInPlace = inPlace
         let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
-                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
+                                          passwordParameters: fast, recoveryParameters: fast, options: options)
         defer { store.close() }
         let importer = FileImporter(store: store)
         let file = ImportInputFile(name: name, mediaType: mediaType, bytes: bytes)
