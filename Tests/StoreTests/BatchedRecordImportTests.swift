@@ -199,13 +199,28 @@ struct BatchedRecordImportTests {
         #expect(throws: Failed.self) { try db.withRollbackJournalIfAlone { _ in throw Failed() } }
         #expect(try mode(db) == "wal")
 
+        // While a transaction in place holds the database (it has written pages out: an exclusive lock), a
+        // connection that opens it waits its busy timeout and fails as busy, not as a wrong key.
+        var quick = Database.Configuration()
+        quick.busyTimeoutMilliseconds = 100
+        try db.execute("PRAGMA cache_size = 10")
+        let opening = try db.withRollbackJournalIfAlone { _ in
+            try db.transaction { db in
+                // More pages than the cache holds: some are written out, under the exclusive lock.
+                for _ in 0..<200 { try db.execute("INSERT INTO t VALUES (randomblob(2000))") }
+                return Result { try Database(path: path, key: key, mode: .readWrite, configuration: quick) }
+            }
+        }
+        #expect(throws: DatabaseError.self) { try opening.get() }
+        if case .failure(let error as DatabaseError) = opening { #expect(error.isBusy, "\(error)") }
+
         let other = try Database(path: path, key: key, mode: .readWrite)
         let shared = try db.withRollbackJournalIfAlone { inPlace in
             try db.transaction { db in try db.execute("INSERT INTO t VALUES (1)") }
             return (inPlace, try mode(db))
         }
         #expect(!shared.0 && shared.1 == "wal")
-        #expect(try other.scalar("SELECT count(*) FROM t", as: Int64.self) == 1)
+        #expect(try other.scalar("SELECT count(*) FROM t WHERE x = 1", as: Int64.self) == 1)
         #expect(try db.scalar("PRAGMA busy_timeout", as: Int64.self) == Int64(Database.Configuration().busyTimeoutMilliseconds))
     }
 

@@ -64,9 +64,10 @@ public final class Database {
                 try execute("PRAGMA cipher_page_size = \(Self.cipherPageSize)")
                 try execute("PRAGMA cipher_use_hmac = ON")
             }
+            // Before the first read: another process may hold the database (a large import written in place).
+            try execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
             // The first read of the schema is where SQLCipher finds out whether the key is right.
             try execute("SELECT count(*) FROM sqlite_master")
-            try execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
             try execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
             // Temporary tables and sort spills stay in memory, never in a plaintext temp file.
             try execute("PRAGMA temp_store = MEMORY")
