@@ -238,20 +238,29 @@ final class RecordImport {
                     summary.entriesUnchanged += 1
                     summary.byType[entry.type.ordinal].unchanged += 1
                 } else {
-                    try update.execute([entry.type.rawValue, entry.description, entry.date, entry.time, entry.startTime,
-                                        entry.endTime, entry.status, entry.value, entry.textValue, entry.units, codes,
-                                        entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd,
-                                        prepared.timelineJSON(encoder: encoder), record.asOf, patientID, entry.id])
+                    let timelineJSON = prepared.timelineJSON(encoder: encoder)
+                    try update.execute { (b: inout Bindings) throws(DatabaseError) in
+                        try b.bind(entry.type.rawValue); try b.bind(entry.description); try b.bind(entry.date); try b.bind(entry.time)
+                        try b.bind(entry.startTime); try b.bind(entry.endTime); try b.bind(entry.status); try b.bind(entry.value)
+                        try b.bind(entry.textValue); try b.bind(entry.units); try b.bind(codes); try b.bind(entry.sourceID)
+                        try b.bind(entry.rawJSON); try b.bind(hash); try b.bind(entry.ongoingEnd); try b.bind(timelineJSON)
+                        try b.bind(record.asOf); try b.bind(patientID); try b.bind(entry.id)
+                    }
                     try searchQueue?.execute([old.pk * 2])
                     summary.entriesUpdated += 1
                     summary.byType[entry.type.ordinal].updated += 1
                 }
             } else {
+                let timelineJSON = prepared.timelineJSON(encoder: encoder)
                 do {
-                    try insert.execute([entry.id, patientID, entry.type.rawValue, entry.description, entry.date, entry.time,
-                                        entry.startTime, entry.endTime, entry.status, entry.value, entry.textValue, entry.units,
-                                        codes, entry.sourceID, entry.rawJSON, hash, entry.ongoingEnd,
-                                        prepared.timelineJSON(encoder: encoder), record.asOf])
+                    // Bound by type, in the insert's order: the statement an import runs for every entry.
+                    try insert.execute { (b: inout Bindings) throws(DatabaseError) in
+                        try b.bind(entry.id); try b.bind(patientID); try b.bind(entry.type.rawValue); try b.bind(entry.description)
+                        try b.bind(entry.date); try b.bind(entry.time); try b.bind(entry.startTime); try b.bind(entry.endTime)
+                        try b.bind(entry.status); try b.bind(entry.value); try b.bind(entry.textValue); try b.bind(entry.units)
+                        try b.bind(codes); try b.bind(entry.sourceID); try b.bind(entry.rawJSON); try b.bind(hash)
+                        try b.bind(entry.ongoingEnd); try b.bind(timelineJSON); try b.bind(record.asOf)
+                    }
                 } catch {
                     guard error.isUniqueViolation else { throw error }
                     throw StoreError.invalidInput("the record holds two entries with the id \(entry.id)")

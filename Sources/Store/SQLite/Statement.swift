@@ -23,6 +23,9 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// What an empty text is bound from: never a null pointer, which SQLite binds as NULL.
+    static let empty: StaticString = ""
+
     /// Result column names → indexes, made at the first read by name (`Row`'s `string("name")`).
     private(set) lazy var columnIndexes: [String: Int] = {
         var indexes: [String: Int] = [:]
@@ -51,7 +54,14 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, SQLITE_TRANSIENT)
+        case .text(let v):
+            // With its length: a NUL inside the text is kept (strlen would cut the text there).
+            var text = v
+            rc = text.withUTF8 { bytes in
+                UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start).withMemoryRebound(to: CChar.self, capacity: max(bytes.count, 1)) {
+                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLITE_TRANSIENT)
+                }
+            }
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
@@ -63,12 +73,22 @@ public final class Statement {
     /// Runs a statement that returns no rows (or whose rows are not wanted).
     public func execute(_ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
         try bind(values)
+        try step()
+    }
+
+    /// Steps the bound statement to its end, then resets it.
+    func step() throws(DatabaseError) {
         defer { sqlite3_reset(handle) }
         while true {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_DONE { return }
             if rc != SQLITE_ROW { throw database.error(code: rc, sql: sql) }
         }
+    }
+
+    /// The error of a failed bind.
+    func bindingError(_ rc: Int32) -> DatabaseError {
+        database.error(code: rc, sql: sql)
     }
 
     /// Runs a query and calls `body` for each row. The row is valid only during the call.
