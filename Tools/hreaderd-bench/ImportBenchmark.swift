@@ -5,7 +5,7 @@ import Store
 import TimelineAPI
 
 /// The import path of a generated 100,000-entry record: parsing alone, storing alone (into a fresh
-/// encrypted store, one transaction), and the two end to end.
+/// encrypted store, one transaction, as `import-file` writes it), and the two end to end.
 enum ImportBenchmark {
     struct Result {
         var entries: Int
@@ -30,8 +30,11 @@ enum ImportBenchmark {
         try? FileManager.default.removeItem(atPath: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
+        // Opened as `import-file` opens it: a record this large is written in place (`Store.Options`).
+        var options = Store.Options.timeline
+        options.largeImportsInPlace = true
         let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
-                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
+                                          passwordParameters: fast, recoveryParameters: fast, options: options)
         defer { store.close() }
         let storeStart = DispatchTime.now()
         let summary = try store.importRecordSync(record)
@@ -43,7 +46,7 @@ enum ImportBenchmark {
     static func printTable(_ r: Result) {
         let rates = r.entriesPerSecond
         print("")
-        print("Import of a generated record (\(r.entries) entries, \(r.bytes / 1_000_000) MB of Gen 1 JSON) into the encrypted store")
+        print("Import of a generated record (\(r.entries) entries, \(r.bytes / 1_000_000) MB of Gen 1 JSON) into the encrypted store, as import-file writes it (in place)")
         print(String(repeating: "-", count: 64))
         print(StoreBenchmark.pad("step", 16) + StoreBenchmark.pad("seconds", 12) + "entries/s")
         print(StoreBenchmark.pad("parse", 16) + StoreBenchmark.pad(String(format: "%.3f", r.parseSeconds), 12) + String(format: "%.0f", rates.parse))
