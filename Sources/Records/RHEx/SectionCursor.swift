@@ -1,9 +1,10 @@
 import Store
 
 /// The entries of one type, read an entry at a time from where its section's arrays lie (a record read in
-/// passes: `StreamedRecordFile`, whose first pass found them). A type a record names twice has two arrays, read one after the other:
-/// its entries come in document order, so an `_id` given twice is numbered as it is for the record read
-/// whole (`EntryIdentity` numbers repeats in the order it sees them, and repeats are of one type).
+/// passes: `StreamedRecordFile`, whose first pass found them). A type a record names twice has two arrays,
+/// read one after the other: its entries come in document order, so an `_id` given twice is numbered as it
+/// is for the record read whole (`EntryIdentity` numbers repeats in the order it sees them, and repeats are
+/// of one type).
 struct SectionCursor {
     let type: EntryType
     /// The entry the cursor is at; nil when the type's entries are all read.
