@@ -161,38 +161,32 @@ public final class Store: Sendable {
 
     /// Runs `body` on the writer connection inside one transaction: commits on return, rolls back on throw.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do { return try await pool.write { db in try db.transaction { db in try Self.searchIndexed(db, body) } } }
-        catch { throw StoreError.wrap(error) }
+        try await write(largeImport: false, body)
     }
 
     public func writeSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.writeSync { db in try db.transaction { db in try Self.searchIndexed(db, body) } } }
+        try writeSync(largeImport: false, body)
+    }
+
+    /// `largeImport`: the transaction is a large import, written in place through a rollback journal when the
+    /// store was opened for it (`Options.largeImportsInPlace`) and the writer is the only connection open.
+    func write<T: Sendable>(largeImport: Bool, _ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        let inPlace = largeImport && largeImportsInPlace
+        do { return try await pool.write { db in try Self.transaction(on: db, inPlace: inPlace, body) } }
         catch { throw StoreError.wrap(error) }
     }
 
-    /// `writeSync` for a large import: written in place through a rollback journal when the store was opened
-    /// for it (`Options.largeImportsInPlace`) and the writer is the only connection open to the store.
-    func writeSyncLarge<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        guard largeImportsInPlace else { return try writeSync(body) }
-        do {
-            return try pool.writeSync { db in
-                try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try Self.searchIndexed(db, body) } }
-            }
-        } catch {
-            throw StoreError.wrap(error)
-        }
+    func writeSync<T>(largeImport: Bool, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        let inPlace = largeImport && largeImportsInPlace
+        do { return try pool.writeSync { db in try Self.transaction(on: db, inPlace: inPlace, body) } }
+        catch { throw StoreError.wrap(error) }
     }
 
-    /// `write` for a large import (`writeSyncLarge`).
-    func writeLarge<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        guard largeImportsInPlace else { return try await write(body) }
-        do {
-            return try await pool.write { db in
-                try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try Self.searchIndexed(db, body) } }
-            }
-        } catch {
-            throw StoreError.wrap(error)
-        }
+    /// One write transaction on the writer, the search index brought up to date in it; `inPlace`: through a
+    /// rollback journal if the writer is alone (`Database.withRollbackJournalIfAlone`).
+    private static func transaction<T>(on db: Database, inPlace: Bool, _ body: (Database) throws -> T) throws -> T {
+        guard inPlace else { return try db.transaction { db in try searchIndexed(db, body) } }
+        return try db.withRollbackJournalIfAlone { _ in try db.transaction { db in try searchIndexed(db, body) } }
     }
 
     /// Runs a write, then brings the search index up to date with it, in the same transaction.

@@ -111,13 +111,13 @@ public final class StreamedRecordFile {
         let error: any Error
     }
 
-    /// SHA-256 of the document's bytes from `start` on, but those of `sections`; nil when a section is not
-    /// within the file (another file than the one they were found in).
+    /// SHA-256 of the document's bytes from `start` on, but those of `sections` (in document order); nil
+    /// when a section is not within the file (another file than the one they were found in).
     private func ownBytesDigest(from start: Int, outside sections: [SectionArray]) -> [UInt8]? {
         let bytes = file.bytes
         var own: [UInt8] = []
         var from = start
-        for section in sections.sorted(by: { $0.bytes.lowerBound < $1.bytes.lowerBound }) {
+        for section in sections {
             guard section.bytes.lowerBound >= from, section.bytes.upperBound <= bytes.count else { return nil }
             own.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<section.bytes.lowerBound]))
             from = section.bytes.upperBound

@@ -401,7 +401,7 @@ extension Store {
         let body: @Sendable (Database) throws -> ImportSummary = { [entryEncoder] db in
             try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
-        return record.entries.count >= Self.largeImportEntries ? try await writeLarge(body) : try await write(body)
+        return try await write(largeImport: record.entries.count >= Self.largeImportEntries, body)
     }
 
     public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
@@ -409,7 +409,7 @@ extension Store {
         let body = { [entryEncoder] (db: Database) throws -> ImportSummary in
             try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
         }
-        return record.entries.count >= Self.largeImportEntries ? try writeSyncLarge(body) : try writeSync(body)
+        return try writeSync(largeImport: record.entries.count >= Self.largeImportEntries, body)
     }
 
     /// Entries made ready to write (`importRecordSync(_:entries:)`): the work of an import that needs no
@@ -439,7 +439,7 @@ extension Store {
         do {
             // Written in place when the store was opened for it and is this writer's alone (`import-file` with
             // no daemon serving): each page once, not logged and then copied by the checkpoint.
-            return try writeSyncLarge { db in
+            return try writeSync(largeImport: true) { db in
                 try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
                     let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
                                                    options: options, searchIndex: true, streamed: true, in: db)

@@ -1,8 +1,5 @@
 import CSQLCipher
 
-/// SQLite copies bound text and blobs: the Swift buffers they come from live only for the call.
-private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
 /// Values bound to a statement's parameters in order, each by its own type, for a statement run very many
 /// times (an import's insert of each entry): no array of values, no value boxed, text bound with its length.
 /// `Statement.execute(_:)` with an array of values does the same for every other statement.
@@ -18,16 +15,8 @@ public struct Bindings: ~Copyable {
     var count: Int { Int(index) - 1 }
 
     public mutating func bind(_ value: String?) throws(DatabaseError) {
-        guard var value else { return try bindNull() }
-        let (handle, index) = (statement.handle, index)
-        let rc = value.withUTF8 { text in
-            // Never a null pointer: SQLite binds NULL for one, and an empty string is not NULL.
-            let bytes = text.baseAddress ?? Statement.empty.utf8Start
-            return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: max(text.count, 1)) { chars in
-                sqlite3_bind_text(handle, index, chars, Int32(text.count), SQLITE_TRANSIENT)
-            }
-        }
-        try advance(rc)
+        guard let value else { return try bindNull() }
+        try advance(statement.bindText(value, at: index))
     }
 
     public mutating func bind(_ value: Int64?) throws(DatabaseError) {
@@ -41,10 +30,7 @@ public struct Bindings: ~Copyable {
     }
 
     public mutating func bind(_ value: [UInt8]) throws(DatabaseError) {
-        let rc = value.withUnsafeBytes { raw in
-            sqlite3_bind_blob(statement.handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
-        }
-        try advance(rc)
+        try advance(statement.bindBlob(value, at: index))
     }
 
     private mutating func bindNull() throws(DatabaseError) {

@@ -23,8 +23,8 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// What an empty text is bound from: never a null pointer, which SQLite binds as NULL.
-    static let empty: StaticString = ""
+    /// What an empty text is bound from (`bindText`).
+    private static let empty: StaticString = ""
 
     /// Result column names → indexes, made at the first read by name (`Row`'s `string("name")`).
     private(set) lazy var columnIndexes: [String: Int] = {
@@ -54,20 +54,28 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v):
-            // With its length: a NUL inside the text is kept (strlen would cut the text there).
-            var text = v
-            rc = text.withUTF8 { bytes in
-                UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start).withMemoryRebound(to: CChar.self, capacity: max(bytes.count, 1)) {
-                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLITE_TRANSIENT)
-                }
-            }
-        case .blob(let v):
-            rc = v.withUnsafeBytes { raw in
-                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
-            }
+        case .text(let v): rc = bindText(v, at: index)
+        case .blob(let v): rc = bindBlob(v, at: index)
         }
         guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
+    }
+
+    /// Binds text with its length (a NUL inside it is kept, where strlen would cut the text there), copied
+    /// by SQLite. Never from a null pointer: SQLite binds NULL for one, and an empty string is not NULL.
+    func bindText(_ value: String, at index: Int32) -> Int32 {
+        var text = value
+        return text.withUTF8 { bytes in
+            UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start).withMemoryRebound(to: CChar.self, capacity: max(bytes.count, 1)) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLITE_TRANSIENT)
+            }
+        }
+    }
+
+    /// Binds a blob, copied by SQLite.
+    func bindBlob(_ value: [UInt8], at index: Int32) -> Int32 {
+        value.withUnsafeBytes { raw in
+            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
+        }
     }
 
     /// Runs a statement that returns no rows (or whose rows are not wanted).
