@@ -156,25 +156,60 @@ struct SearchTests {
             Issue.record("could not annotate")
             return
         }
+        // FTS4's check after each change: the index holds each row's words as the store's text has them now.
+        func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try store.writeSync(largeImport: false) { db in try Self.checkIntegrity(db, sourceLocation: sourceLocation) }
+        }
+        try check()
         #expect(try hits("wheezing").map(\.id) == ["e_3"])
         #expect(try hits("wheezing").first?.kind == .entry)
-        _ = try await store.deleteAnnotation(patientID: patient, entryID: "e_3")
+        // A note changed: the old words go, the new ones come.
+        guard case .success = try await store.setAnnotation(Annotation(entryID: "e_3", note: "after running"), patientID: patient) else {
+            Issue.record("could not annotate")
+            return
+        }
         #expect(try hits("wheezing").isEmpty)
+        #expect(try hits("running").map(\.id) == ["e_3"])
+        try check()
+        _ = try await store.deleteAnnotation(patientID: patient, entryID: "e_3")
+        #expect(try hits("wheezing").isEmpty && hits("running").isEmpty)
+        try check()
 
         let post = try await store.addTimelinePost(patientID: patient, kind: .medication, dataJSON: #"{"description":"Ibuprofen 200","select-choice-freq":"BID"}"#)
         #expect(try hits("ibuprofen").map(\.id) == [post.id])
         #expect(try hits("ibuprofen").first.map { $0.kind == .post && $0.type == "medication" } == true)
+        try check()
         _ = try await store.deleteTimelinePost(id: post.id)
         #expect(try hits("ibuprofen").isEmpty)
+        try check()
 
+        // An entry the import changes loses its old words; one it removes, all of them.
+        let oldWord = try #require(record.entries[0].description?.split(separator: " ").first.map(String.init))
+        #expect(try Self.all(store, oldWord, patientID: patient).contains("e_0"))
         record.entries[0].description = "Zinc protoporphyrin"
         record.entries.removeLast()
         _ = try store.importRecordSync(record)
+        try check()
+        #expect(try !Self.all(store, oldWord, patientID: patient).contains("e_0"))
         #expect(try hits("protoporphyrin").map(\.id) == ["e_0"])
         #expect(try !hits("e_239").contains { $0.id == "e_239" })
         let removed = record.entries.count
         #expect(try Self.all(store, "potassium", patientID: patient).count == (try Self.scan(record, "potassium")).count)
         #expect(removed == 239)
+
+        // A note on an entry the source drops waits for it; the entry back, the note's words find it again.
+        guard case .success = try await store.setAnnotation(Annotation(entryID: "e_238", note: "ask about dizziness"), patientID: patient) else {
+            Issue.record("could not annotate")
+            return
+        }
+        let dropped = record.entries.removeLast()
+        _ = try store.importRecordSync(record)
+        #expect(try hits("dizziness").isEmpty)
+        try check()
+        record.entries.append(dropped)
+        _ = try store.importRecordSync(record)
+        #expect(try hits("dizziness").map(\.id) == ["e_238"])
+        try check()
 
         var document = record
         document.entries = []
@@ -185,9 +220,17 @@ struct SearchTests {
         let section = try #require(try hits("myocardial").first)
         #expect(section.kind == .section && section.id == "doc-1#0" && section.type == "document" && section.date == 1_400_000_000)
         #expect(section.title == "Family history — Discharge summary")
+        try check()
+        // The document again with another section: the old section's words go.
+        document.documents[0].sections = [.init(title: "Social history", code: "29762-2", text: "Never smoker", entries: 0)]
+        _ = try await store.importRecord(document, options: .merge)
+        #expect(try hits("myocardial").isEmpty)
+        #expect(try hits("smoker").map(\.id) == ["doc-1#0"])
+        try check()
 
         #expect(try store.removePatientSync(id: patient))
-        #expect(try hits("potassium").isEmpty && hits("myocardial").isEmpty)
+        #expect(try hits("potassium").isEmpty && hits("myocardial").isEmpty && hits("smoker").isEmpty)
+        try check()
     }
 
     @Test("the index is encrypted: a word in it is in none of the database's files")
@@ -276,49 +319,80 @@ struct SearchTests {
         #expect(try db.scalar("SELECT count(*) FROM search_queue", as: Int.self) == 0)
     }
 
-    @Test("migration 11 writes an index of the first shape (codes with their systems' names, kind and ref columns) again")
-    func migrationToSlimIndex() throws {
+    @Test("migration 13 makes the index anew from a store of version 12 (docids by parity, a copy of the text in the index)")
+    func migrationToExternalContent() throws {
         let dir = TemporaryDirectory()
         let key = try StoreKey.random()
-        var db = try Database(path: dir.file("v10.db"), key: key, mode: .readWriteCreate)
+        var db = try Database(path: dir.file("v12.db"), key: key, mode: .readWriteCreate)
         try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(6)))
         try db.execute("""
             INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 1, 'r1', 'Ada', 0, 0);
             INSERT INTO entries (id, patient_id, type, description, date, codes, raw, content_hash)
-            VALUES ('e1', 'p1', 'result', 'Serum potassium', 100, '{"LOINC":["2823-3"]}', '{}', x'00');
+            VALUES ('e1', 'p1', 'result', 'Serum potassium', 100, '{"LOINC":["2823-3"]}', '{}', x'00'),
+                   ('e2', 'p1', 'condition', 'Asthma', 50, '{}', '{}', x'00');
             INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) VALUES ('t1', 'p1', 'levels', 5, '{"pain":"throbbing"}');
             """)
         // Migration 10 rewrites the schema's text: the store goes on with a new connection, as Migrator does.
-        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(10))).mustReopen)
-        db = try Database(path: dir.file("v10.db"), key: key)
-        // The index as version 7 first made it, with its rows.
-        try db.execute("""
-            DROP TABLE search;
-            CREATE VIRTUAL TABLE search USING fts4(
-                body, patient_id, kind, ref, type, date,
-                notindexed=patient_id, notindexed=kind, notindexed=ref, notindexed=type, notindexed=date,
-                tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3);
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT pk * 2, description || ' LOINC 2823-3', patient_id, 'entry', id, type, date FROM entries;
-            INSERT INTO search (docid, body, patient_id, kind, ref, type, date)
-                SELECT d.id * 2 + 1, 'pain throbbing', 'p1', 'post', 't1', 'levels', 5 FROM search_docs d;
-            """)
-        #expect(try Migrator.migrate(db).applied == [11, 12])
+        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(12))).mustReopen)
+        db = try Database(path: dir.file("v12.db"), key: key)
+        #expect(try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(12))).applied == [11, 12])
         // Migration 12: the start and end indexes leave out entries without a start or an end.
         for (index, column) in [("entries_by_start", "start_time"), ("entries_by_end", "end_time")] {
             let sql = try db.scalar("SELECT sql FROM sqlite_master WHERE name = ?", [index], as: String.self) ?? ""
             #expect(sql.contains("WHERE \(column) IS NOT NULL"), "\(sql)")
         }
+        // The index as versions 11 and 12 had it: its own copy of the text and the filters, docids by parity, a
+        // trigger that queues a deleted entry.
+        try db.execute(SearchIndexSchema.dropObjects + """
+            DROP TABLE search_old;
+            UPDATE search_docs SET id = id - \(SearchIndexSchema.documentDocidBase);
+            CREATE VIRTUAL TABLE search USING fts4(
+                body, patient_id, type, date, notindexed=patient_id, notindexed=type, notindexed=date,
+                tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3);
+            INSERT INTO search (docid, body, patient_id, type, date) SELECT pk * 2, description, patient_id, type, date FROM entries;
+            INSERT INTO search (docid, body, patient_id, type, date) SELECT d.id * 2 + 1, 'pain throbbing', 'p1', 'levels', 5 FROM search_docs d;
+            CREATE TRIGGER search_entry_delete AFTER DELETE ON entries BEGIN
+                INSERT OR IGNORE INTO search_queue (docid) VALUES (OLD.pk * 2);
+            END;
+            """)
+        #expect(try Migrator.migrate(db).applied == [13])
         func ids(_ query: String) throws -> [String] {
             try SearchQuery.run(try SearchTerms.parse(query), filter: SearchFilter(patientIDs: ["p1"]), offset: 0, limit: 10, in: db).hits.map(\.id)
         }
         #expect(try ids("potassium") == ["e1"])
         #expect(try ids("LOINC 2823-3") == ["e1"])
-        #expect(try ids("loinc").isEmpty, "the system's name is no longer a word of the index")
         #expect(try ids("throbbing") == ["t1"])
         #expect(try db.scalar("SELECT count(*) FROM search_queue", as: Int.self) == 0)
         let columns = try db.rows("PRAGMA table_info(search)", []) { $0.string("name") }
-        #expect(columns == ["body", "patient_id", "type", "date"])
+        #expect(columns == ["body"])
+        #expect(try db.scalar("SELECT min(id) FROM search_docs", as: Int64.self) == SearchIndexSchema.documentDocidBase + 1)
+        let trigger = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'search_entry_delete'", as: String.self) ?? ""
+        #expect(trigger.contains("BEFORE DELETE") && !trigger.contains("* 2"))
+        try Self.checkIntegrity(db)
+        // The new trigger keeps the index right: a deleted entry's words go with it.
+        try db.transaction { db in
+            try db.execute("DELETE FROM entries WHERE id = 'e1'")
+            try SearchIndex.apply(in: db)
+        }
+        #expect(try ids("potassium").isEmpty)
+        try Self.checkIntegrity(db)
+    }
+
+    /// FTS4's own check: every row's words as the view gives them, against the index (an index that kept a
+    /// word of a row that no longer has it, or lost one, fails).
+    /// And the filter rows: one for each row of the index, with its entry's patient and date.
+    static func checkIntegrity(_ db: Database, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(throws: Never.self, "the search index does not match the store's text", sourceLocation: sourceLocation) {
+            try db.execute("INSERT INTO search (search) VALUES ('integrity-check')")
+        }
+        let missing = try db.scalar("SELECT count(*) FROM (SELECT rowid FROM search_text EXCEPT SELECT docid FROM search_rows)", as: Int.self)
+        let extra = try db.scalar("SELECT count(*) FROM (SELECT docid FROM search_rows EXCEPT SELECT rowid FROM search_text)", as: Int.self)
+        let wrong = try db.scalar("""
+            SELECT count(*) FROM search_rows r JOIN entries e ON e.pk = r.docid JOIN search_people p ON p.number = r.person
+            WHERE p.patient_id <> e.patient_id OR r.date IS NOT e.date
+            """, as: Int.self)
+        #expect(missing == 0 && extra == 0 && wrong == 0, "filter rows missing \(missing ?? -1), extra \(extra ?? -1), wrong \(wrong ?? -1)",
+                sourceLocation: sourceLocation)
     }
 
     @Test("code_values: the values of a codes column as words, whatever the column holds")

@@ -38,7 +38,10 @@ final class RecordImport {
     /// import all at the end, +19–24% (runs differ) 8,192 at a time, more again 4,096 or 32,768 at a time.
     static let searchIndexStep = 8_192
     private let insert, update, restate: Statement?
-    private let searchQueue: Statement?
+    /// The search index's upkeep for an entry the import updates: its text as indexed copied, its row queued.
+    private let searchCapture, searchQueue: Statement?
+    /// The patient's number in the index's filter rows (`search_people`), once the first new entry is indexed.
+    private var searchPerson: Int64?
 
     static func apply(_ record: PatientRecord, sourceName: String, etag: String?, now: Int64, encoder: (any EntryEncoder)?,
                       options: ImportOptions = .replace, searchIndex: Bool = true, in db: Database) throws -> ImportSummary {
@@ -93,7 +96,7 @@ final class RecordImport {
             // again is their say: the record comes back.
             guard sourceKind == Source.Kind.file.rawValue else {
                 summary.skippedAsRemoved = true
-                (firstNewPK, unindexedFromPK, insert, update, restate, searchQueue) = (0, 0, nil, nil, nil, nil)
+                (firstNewPK, unindexedFromPK, insert, update, restate, searchCapture, searchQueue) = (0, 0, nil, nil, nil, nil, nil)
                 existing = try StoredEntries(patientID: patientID, streamed: true, in: db)
                 return
             }
@@ -163,6 +166,7 @@ final class RecordImport {
 
         existing = try StoredEntries(patientID: patientID, streamed: streamed, in: db)
         // Entries inserted and updated go to the search index's queue from here (see SearchIndexSchema).
+        searchCapture = searchIndex ? try db.statement(SearchIndexSchema.captureEntry) : nil
         searchQueue = searchIndex ? try db.statement("INSERT OR IGNORE INTO search_queue (docid) VALUES (?)") : nil
         // New entries get rowids above every one there is: they go into the index by rowid, a step at a time.
         firstNewPK = (try db.scalar("SELECT max(pk) FROM entries", as: Int64.self) ?? 0) + 1
@@ -239,6 +243,8 @@ final class RecordImport {
                     summary.byType[entry.type.ordinal].unchanged += 1
                 } else {
                     let timelineJSON = prepared.timelineJSON(encoder: encoder)
+                    // Before the update: the index removes the entry's words by reading its text as indexed.
+                    try searchCapture?.execute([old.pk])
                     try update.execute { (b: inout Bindings) throws(DatabaseError) in
                         try b.bind(entry.type.rawValue); try b.bind(entry.description); try b.bind(entry.date); try b.bind(entry.time)
                         try b.bind(entry.startTime); try b.bind(entry.endTime); try b.bind(entry.status); try b.bind(entry.value)
@@ -246,7 +252,7 @@ final class RecordImport {
                         try b.bind(entry.rawJSON); try b.bind(hash); try b.bind(entry.ongoingEnd); try b.bind(timelineJSON)
                         try b.bind(record.asOf); try b.bind(patientID); try b.bind(entry.id)
                     }
-                    try searchQueue?.execute([old.pk * 2])
+                    try searchQueue?.execute([old.pk])
                     summary.entriesUpdated += 1
                     summary.byType[entry.type.ordinal].updated += 1
                 }
@@ -276,7 +282,16 @@ final class RecordImport {
     /// The entries added since the last call, into the search index in one statement (FTS4 writes them in bulk).
     private func indexNewEntries() throws {
         guard searchIndex, let lastNewPK, lastNewPK >= unindexedFromPK else { return }
+        let person: Int64
+        if let searchPerson {
+            person = searchPerson
+        } else {
+            try db.execute("INSERT OR IGNORE INTO search_people (patient_id) VALUES (?)", [patientID])
+            person = try db.scalar("SELECT number FROM search_people WHERE patient_id = ?", [patientID], as: Int64.self) ?? 0
+            searchPerson = person
+        }
         try db.execute(SearchIndexSchema.indexNewEntries, [unindexedFromPK])
+        try db.execute(SearchIndexSchema.indexNewEntryRows, [unindexedFromPK, person])
         unindexedFromPK = lastNewPK + 1
     }
 
@@ -287,6 +302,7 @@ final class RecordImport {
         guard !summary.skippedAsRemoved else { return summary }
         if searchIndex, summary.entriesAdded > 0 {
             try indexNewEntries()
+            try db.execute(SearchIndexSchema.copyAnnotatedNewEntries, [patientID, firstNewPK])
             try db.execute(SearchIndexSchema.queueAnnotatedNewEntries, [patientID, firstNewPK])
         }
         if !merging {

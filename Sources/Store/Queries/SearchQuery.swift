@@ -16,31 +16,33 @@ enum SearchQuery {
 
     static func run(_ terms: SearchTerms, filter: SearchFilter, offset: Int, limit: Int, in db: Database) throws -> SearchPage {
         guard !filter.patientIDs.isEmpty else { return SearchPage(hits: [], total: 0, nextOffset: nil) }
-        // The first pass reads as little of each match as it can: reading a row's columns costs more than
-        // finding and scoring it. A filter on every patient the store has (one person, or the whole family)
-        // reads no patient; only a type filter reads the type.
-        var sql = "SELECT docid, date, matchinfo(search, 'pcx') FROM search WHERE search MATCH ?"
+        // The first pass reads as little of each match as it can: its score from the index, its date and
+        // patient from its narrow filter row (`search_rows`). A filter on every patient the store has (one
+        // person, or the whole family) reads no patient; only a type filter reads the row's own table.
+        var sql = """
+            SELECT search.docid, matchinfo(search, 'pcx'), r.date FROM search JOIN search_rows r ON r.docid = search.docid
+            WHERE search MATCH ?
+            """
         var arguments: [any DatabaseValueConvertible] = [terms.matchExpression]
         let placeholders = "(" + Array(repeating: "?", count: filter.patientIDs.count).joined(separator: ", ") + ")"
         let everyone = try db.scalar("SELECT count(*) FROM patients", as: Int.self) ?? 0
         let named = try db.scalar("SELECT count(*) FROM patients WHERE id IN " + placeholders, filter.patientIDs, as: Int.self) ?? 0
         if named < everyone {
-            sql += " AND patient_id IN " + placeholders
+            sql += " AND r.person IN (SELECT number FROM search_people WHERE patient_id IN " + placeholders + ")"
             arguments += filter.patientIDs as [any DatabaseValueConvertible]
         }
-        switch filter.type {
-        case "post"?: sql += " AND " + SearchIndexSchema.isPost
-        case let type?:
-            sql += " AND type = ? AND NOT " + SearchIndexSchema.isPost
+        if let type = filter.type {
+            // `post`: every post; another type: entries of that type, or sections for `document` (a post's kind
+            // is not its type here).
+            sql += " AND " + SearchIndexSchema.matchType + " = ?"
             arguments.append(type)
-        case nil: break
         }
         if let from = filter.from {
-            sql += " AND date >= ?"
+            sql += " AND r.date >= ?"
             arguments.append(from)
         }
         if let to = filter.to {
-            sql += " AND date <= ?"
+            sql += " AND r.date <= ?"
             arguments.append(to)
         }
         struct Match {
@@ -48,7 +50,7 @@ enum SearchQuery {
         }
         var matches: [Match] = []
         try db.statement(sql).forEach(arguments) { row in
-            matches.append(Match(docid: row.int64(0), date: row.int64OrNil(1), score: score(row.bytes(2))))
+            matches.append(Match(docid: row.int64(0), date: row.int64OrNil(2), score: score(row.bytes(1))))
         }
         matches.sort { a, c in
             if a.score != c.score { return a.score > c.score }
@@ -56,19 +58,17 @@ enum SearchQuery {
             return a.docid < c.docid
         }
         let page = matches.dropFirst(offset).prefix(limit)
-        let details = try db.statement("""
-            SELECT patient_id, type, snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?
-            """)
+        let snippet = try db.statement("SELECT snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?")
         var hits: [SearchHit] = []
         for match in page {
-            var found: (patientID: String, type: String, snippet: String)?
-            try details.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in
-                found = (row.string(0), row.string(1), row.string(2))
+            var text: String?
+            try snippet.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in
+                text = row.string(0)
             }
-            guard let found, let (kind, ref) = try what(docid: match.docid, in: db) else { continue }
-            hits.append(SearchHit(kind: kind, id: ref, patientID: found.patientID, type: found.type, date: match.date,
-                                  title: try title(of: kind, ref: ref, docid: match.docid, patientID: found.patientID, in: db),
-                                  snippet: parts(found.snippet), score: match.score))
+            guard let text, let found = try what(docid: match.docid, in: db) else { continue }
+            hits.append(SearchHit(kind: found.kind, id: found.ref, patientID: found.patientID, type: found.type, date: match.date,
+                                  title: try title(of: found.kind, ref: found.ref, docid: match.docid, patientID: found.patientID, in: db),
+                                  snippet: parts(text), score: match.score))
         }
         let next = offset + page.count < matches.count ? offset + page.count : nil
         return SearchPage(hits: hits, total: matches.count, nextOffset: next)
@@ -117,14 +117,19 @@ enum SearchQuery {
         return parts
     }
 
-    /// What an index row is, from its docid (see `SearchIndexSchema`): an entry and its id, or a post or a
-    /// document section and its reference.
-    static func what(docid: Int64, in db: Database) throws -> (SearchHit.Kind, String)? {
-        if docid % 2 == 0 {
-            return try db.scalar("SELECT id FROM entries WHERE pk = ?", [docid / 2], as: String.self).map { (.entry, $0) }
+    /// What an index row is, from its docid (see `SearchIndexSchema`): an entry, or a post or a document
+    /// section, with its id or reference, its patient and its type.
+    static func what(docid: Int64, in db: Database) throws -> (kind: SearchHit.Kind, ref: String, patientID: String, type: String)? {
+        if docid < SearchIndexSchema.documentDocidBase {
+            return try db.row("SELECT id, patient_id, type FROM entries WHERE pk = ?", [docid]) { row in
+                (SearchHit.Kind.entry, row.string("id"), row.string("patient_id"), row.string("type"))
+            }
         }
-        return try db.row("SELECT kind, ref FROM search_docs WHERE id = ?", [(docid - 1) / 2]) { row in
-            SearchHit.Kind(rawValue: row.string(0)).map { ($0, row.string(1)) }
+        return try db.row("""
+            SELECT d.kind, d.ref, d.patient_id, coalesce(t.kind, 'document') AS type FROM search_docs d
+            LEFT JOIN timeline_entries t ON d.kind = 'post' AND t.patient_id = d.patient_id AND t.id = d.ref WHERE d.id = ?
+            """, [docid]) { row in
+            SearchHit.Kind(rawValue: row.string("kind")).map { ($0, row.string("ref"), row.string("patient_id"), row.string("type")) }
         } ?? nil
     }
 
@@ -132,7 +137,7 @@ enum SearchQuery {
     static func title(of kind: SearchHit.Kind, ref: String, docid: Int64, patientID: String, in db: Database) throws -> String {
         switch kind {
         case .entry:
-            return try db.scalar("SELECT coalesce(description, type) FROM entries WHERE pk = ?", [docid / 2], as: String.self) ?? ""
+            return try db.scalar("SELECT coalesce(description, type) FROM entries WHERE pk = ?", [docid], as: String.self) ?? ""
         case .section:
             guard let hash = ref.lastIndex(of: "#"), let ordinal = Int64(ref[ref.index(after: hash)...]) else { return "" }
             let document = String(ref[..<hash])

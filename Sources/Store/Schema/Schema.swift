@@ -384,14 +384,10 @@ enum Schema {
             try db.execute("PRAGMA schema_version = \(version + 1)")
             try db.execute("PRAGMA writable_schema = OFF")
         },
-        // The search index written again in a slimmer shape: codes by their values only, and no columns that
-        // the docid gives (see SearchIndexSchema). The queries read the new shape only.
-        Migration(version: 11, name: "search index without code systems' names") { db in
-            try db.execute("DROP TABLE search")
-            try db.execute(SearchIndexSchema.createIndex)
-            try db.execute(SearchIndexSchema.queueEverything)
-            try SearchIndex.apply(in: db)
-        },
+        // The search index written again in a slimmer shape (codes by their values only, no columns that the
+        // docid gives). Superseded by migration 13, which makes the index anew whatever shape it has: a store
+        // that comes to this version goes on to that one.
+        Migration(version: 11, name: "search index without code systems' names") { _ in },
         // The start and end indexes hold only entries that have a start or an end: results and vital signs
         // (most of a long record) have neither, and every such row was an index entry written at each import
         // and never read, as a window's range on start or end never matches NULL (which also lets SQLite use
@@ -403,6 +399,17 @@ enum Schema {
                 DROP INDEX entries_by_end;
                 CREATE INDEX entries_by_end ON entries (patient_id, end_time, date) WHERE end_time IS NOT NULL;
                 """)
+        },
+        // The search index without a copy of its text: FTS4 reads the text from the store's own rows through
+        // the view `search_text` (see SearchIndexSchema), and posts' and sections' docids move above the
+        // entries', which are their `pk`s. Made anew from what the store holds, whatever shape the index had.
+        Migration(version: 13, name: "search index over the store's own text") { db in
+            try db.execute(SearchIndexSchema.dropObjects)
+            try db.execute(SearchIndexSchema.createTables)
+            try db.execute(SearchIndexSchema.renumberDocs)
+            try db.execute(SearchIndexSchema.createObjects)
+            try db.execute(SearchIndexSchema.queueEverything)
+            try SearchIndex.apply(in: db)
         },
     ]
 }

@@ -1,21 +1,35 @@
 /// The full-text index (`search`, FTS4 with the unicode61 tokenizer, diacritics removed): one row a
 /// searchable thing, inside the encrypted database like every other page.
 ///
-/// Kept in the transaction of the write that changes what is searched. The entries an import adds go in a
-/// few thousand at a time, one statement each (`indexNewEntries`, from `RecordImport`). Every other change is noted in
-/// `search_queue`: by triggers on annotations, posts, document sections and entry deletes, and by the import
-/// for the entries it updates (`RecordImport`, the only writer of entries). At the end of each write
-/// transaction the store applies the queue (`SearchIndex.apply`) in a few statements of its own. The index is not written row by row: FTS4 flushes its pending terms at every statement
-/// savepoint, and a trigger runs in one for each row, which made a 100,000-entry import eight times slower.
+/// The index keeps no copy of the text it holds words of: it is FTS4 with external content, and the
+/// content is the view `search_text` over the store's own rows (an entry's description, text value,
+/// codes' values and the person's annotation on it; a post's data; a document section's title and text).
+/// Writing that text a second time, into FTS4's own content table, was half of what the index added to an
+/// import. A snippet reads the text through the view.
 ///
-/// Rows: an entry (`docid` = the entry's `pk` × 2: its description, text value, codes' values and the
-/// person's annotation), a timeline post and a document section (`docid` = a `search_docs` row × 2 + 1:
-/// stable ids for rows whose tables have none of their own). Beside the indexed `body`, a row keeps only
-/// what a search filters on (patient, type, date); what a hit is (entry, post or section, and its id) is
-/// read from `entries` or `search_docs` by the docid, for the page shown. Every column kept in the index is
-/// written once more a row: the slimmer row and the codes without their systems' names (`code_values`)
-/// made the import's index work 40% cheaper.
+/// FTS4 removes a row's words by reading the row's text again, so the text as it was indexed must still be
+/// there when the row is removed. Whatever changes or deletes an indexed row first copies its text into
+/// `search_old` (`capture`: by triggers on annotations, posts, document sections and entry deletes, and by
+/// the import before it updates an entry), and the view answers from that copy until the index is brought
+/// up to date. At the end of each write transaction the store applies the changes (`SearchIndex.apply`): the
+/// copied rows removed from the index, the copies dropped, then the queued rows (`search_queue`) written from
+/// what is there now, in a few statements. The entries an import adds go in a few thousand at a time, one
+/// statement each (`indexNewEntries`, from `RecordImport`). The index is not written row by row: FTS4
+/// flushes its pending terms at every statement savepoint, and a trigger runs in one for each row, which
+/// made a 100,000-entry import eight times slower.
+///
+/// Docids: an entry's is its `pk`; a post's or a section's is its `search_docs` row's id, which starts at
+/// `documentDocidBase` (stable ids for rows whose tables have none of their own). What a search filters and
+/// ranks on (patient, date) is in `search_rows`, a narrow row a docid written with the index: read
+/// for each match, the store's own wide rows made a search three times slower.
+///
+/// A copy of more words than were indexed is harmless (FTS4 notes the removal of a word the row did not
+/// have, and a later write of the row wins over it); a copy of fewer would leave words behind. So a copy is
+/// always taken before the change, and the first copy of a row in a transaction is the one kept.
 enum SearchIndexSchema {
+    /// The first docid of a post or a document section: far above any entry's `pk`.
+    static let documentDocidBase: Int64 = 1 << 40
+
     /// A flat JSON object (a post's data, `{"pain":"7"}`) as words: `pain 7`.
     static func jsonAsText(_ column: String) -> String {
         "replace(replace(replace(replace(replace(replace(replace(\(column), '{', ''), '}', ''), '\"', ''), '[', ' '), ']', ''), ':', ' '), ',', ' ')"
@@ -33,136 +47,247 @@ enum SearchIndexSchema {
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
 
-    /// The index itself. `type`: the entry's type, the post's kind, or `document` for a section.
-    static let createIndex = """
-        CREATE VIRTUAL TABLE search USING fts4(
-            body, patient_id, type, date,
-            notindexed=patient_id, notindexed=type, notindexed=date,
-            tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3
-        );
+    /// A post's row (`t`) and a section's (`s`).
+    static let postText = jsonAsText("t.data")
+    static let sectionText = "s.title || ' ' || s.text"
+
+    /// A match's type, in a search (`search.docid`): an entry's type, a post's kind, or `document`.
+    static let matchType = """
+        (CASE WHEN search.docid < \(documentDocidBase) THEN (SELECT type FROM entries WHERE pk = search.docid)
+              ELSE (SELECT CASE kind WHEN 'section' THEN 'document' ELSE 'post' END FROM search_docs WHERE id = search.docid) END)
         """
 
-    /// Whether a row is a timeline post, in SQL over the index's columns: posts and sections have odd docids,
-    /// and a section's type is `document`.
-    static let isPost = "(docid % 2 = 1 AND type <> 'document')"
-
-    static let create = createIndex + """
-        CREATE TABLE search_docs (
+    /// The tables of the index's upkeep; kept across reshapes of the index.
+    static let createTables = """
+        CREATE TABLE IF NOT EXISTS search_docs (
             id INTEGER PRIMARY KEY,
             kind TEXT NOT NULL,
             patient_id TEXT NOT NULL,
             ref TEXT NOT NULL,
             UNIQUE (kind, patient_id, ref)
         );
-        -- Index rows to refresh at the end of the transaction: deleted, then written again from what is there.
-        CREATE TABLE search_queue (docid INTEGER PRIMARY KEY);
+        -- Index rows to write again at the end of the transaction, from what is there then.
+        CREATE TABLE IF NOT EXISTS search_queue (docid INTEGER PRIMARY KEY);
+        -- The text of index rows as they were indexed, copied before a change: what the index removes.
+        CREATE TABLE IF NOT EXISTS search_old (docid INTEGER PRIMARY KEY, body TEXT NOT NULL);
+        -- What a search filters and ranks on for every match, a row a docid: its patient (their number in
+        -- `search_people`) and its date, apart from the store's wide rows. The type, which a search seldom
+        -- filters on, is read from the row's own table.
+        CREATE TABLE IF NOT EXISTS search_rows (docid INTEGER PRIMARY KEY, person INTEGER NOT NULL, date INTEGER);
+        CREATE TABLE IF NOT EXISTS search_people (number INTEGER PRIMARY KEY, patient_id TEXT NOT NULL UNIQUE);
+        """
 
-        -- An entry's insert and update are indexed and queued by the import itself (RecordImport), not by a trigger: with
-        -- foreign keys on, a trigger makes every one-row statement keep a statement journal, and an import of
-        -- 100,000 entries took six times as long. Deletes keep theirs: a person or source removed deletes
-        -- their entries in one cascading statement.
-        CREATE TRIGGER search_entry_delete AFTER DELETE ON entries BEGIN
-            INSERT OR IGNORE INTO search_queue (docid) VALUES (OLD.pk * 2);
+    /// Posts' and sections' docids moved above every entry's (the first shape of the index numbered them apart
+    /// by parity).
+    static let renumberDocs = "UPDATE search_docs SET id = id + \(documentDocidBase) WHERE id < \(documentDocidBase)"
+
+    /// The next `search_docs` id, in a trigger.
+    static let nextDocID = "max(\(documentDocidBase), coalesce((SELECT max(id) FROM search_docs), 0) + 1)"
+
+    /// The text of each row of the index, as FTS4 reads it (`SELECT … WHERE rowid = ?`, which SQLite pushes into
+    /// each arm): the copy in `search_old` while there is one, else the row's text now.
+    static let createContent = """
+        CREATE VIEW search_text (rowid, body) AS
+            SELECT docid, body FROM search_old
+            UNION ALL
+            SELECT e.pk, \(entryText)
+                FROM entries e LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
+                WHERE e.pk NOT IN (SELECT docid FROM search_old)
+            UNION ALL
+            SELECT d.id, \(postText)
+                FROM search_docs d JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+                WHERE d.kind = 'post' AND d.id NOT IN (SELECT docid FROM search_old)
+            UNION ALL
+            SELECT d.id, \(sectionText)
+                FROM search_docs d JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+                WHERE d.kind = 'section' AND d.id NOT IN (SELECT docid FROM search_old);
+        """
+
+    /// The index itself.
+    static let createIndex = """
+        CREATE VIRTUAL TABLE search USING fts4(
+            content="search_text", body,
+            tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3
+        );
+        """
+
+    /// A row's text as it is now, copied into `search_old` (unless a copy is there already) before it changes.
+    static func capture(_ docid: String) -> String {
+        "INSERT OR IGNORE INTO search_old (docid, body) SELECT rowid, body FROM search_text WHERE rowid = \(docid)"
+    }
+
+    /// In a trigger on annotations: the docid of the entry of the annotation `row` (`NEW` or `OLD`).
+    static func entryOf(_ row: String) -> String {
+        "(SELECT pk FROM entries WHERE patient_id = \(row).patient_id AND id = \(row).entry_id)"
+    }
+
+    /// In a trigger on posts or sections: the docid of the `kind` row of `row`'s patient named `ref`.
+    static func docOf(_ kind: String, _ row: String, _ ref: String) -> String {
+        "(SELECT id FROM search_docs WHERE kind = '\(kind)' AND patient_id = \(row).patient_id AND ref = \(ref))"
+    }
+
+    /// The triggers that copy a row's text before it changes and queue it to be written again.
+    static let createTriggers = """
+        -- An entry's insert and update are indexed and copied by the import itself (RecordImport), not by a
+        -- trigger: with foreign keys on, a trigger makes every one-row statement keep a statement journal, and an
+        -- import of 100,000 entries took six times as long. Deletes keep theirs: a person or source removed
+        -- deletes their entries in one cascading statement.
+        CREATE TRIGGER search_entry_delete BEFORE DELETE ON entries BEGIN
+            \(capture("OLD.pk"));
         END;
 
-        CREATE TRIGGER search_annotation_insert AFTER INSERT ON annotations BEGIN
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
+        CREATE TRIGGER search_annotation_insert BEFORE INSERT ON annotations BEGIN
+            \(capture(entryOf("NEW")));
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(entryOf("NEW"));
         END;
-        CREATE TRIGGER search_annotation_update AFTER UPDATE ON annotations BEGIN
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
+        CREATE TRIGGER search_annotation_update BEFORE UPDATE ON annotations BEGIN
+            \(capture(entryOf("OLD")));
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(entryOf("OLD"));
+            \(capture(entryOf("NEW")));
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(entryOf("NEW"));
         END;
-        CREATE TRIGGER search_annotation_delete AFTER DELETE ON annotations BEGIN
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT pk * 2 FROM entries WHERE patient_id = OLD.patient_id AND id = OLD.entry_id;
+        CREATE TRIGGER search_annotation_delete BEFORE DELETE ON annotations BEGIN
+            \(capture(entryOf("OLD")));
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(entryOf("OLD"));
         END;
 
         CREATE TRIGGER search_post_insert AFTER INSERT ON timeline_entries BEGIN
-            INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('post', NEW.patient_id, NEW.id);
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = NEW.patient_id AND ref = NEW.id;
+            INSERT OR IGNORE INTO search_docs (id, kind, patient_id, ref) VALUES (\(nextDocID), 'post', NEW.patient_id, NEW.id);
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(docOf("post", "NEW", "NEW.id"));
         END;
-        CREATE TRIGGER search_post_delete AFTER DELETE ON timeline_entries BEGIN
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
+        CREATE TRIGGER search_post_delete BEFORE DELETE ON timeline_entries BEGIN
+            \(capture(docOf("post", "OLD", "OLD.id")));
             DELETE FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
         END;
 
         CREATE TRIGGER search_section_insert AFTER INSERT ON document_sections BEGIN
-            INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('section', NEW.patient_id, NEW.document_id || '#' || NEW.ordinal);
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = NEW.patient_id
-                                                     AND ref = NEW.document_id || '#' || NEW.ordinal;
+            INSERT OR IGNORE INTO search_docs (id, kind, patient_id, ref)
+                VALUES (\(nextDocID), 'section', NEW.patient_id, NEW.document_id || '#' || NEW.ordinal);
+            INSERT OR IGNORE INTO search_queue (docid) SELECT \(docOf("section", "NEW", "NEW.document_id || '#' || NEW.ordinal"));
         END;
-        CREATE TRIGGER search_section_delete AFTER DELETE ON document_sections BEGIN
-            INSERT OR IGNORE INTO search_queue (docid)
-                SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id
-                                                     AND ref = OLD.document_id || '#' || OLD.ordinal;
+        CREATE TRIGGER search_section_delete BEFORE DELETE ON document_sections BEGIN
+            \(capture(docOf("section", "OLD", "OLD.document_id || '#' || OLD.ordinal")));
             DELETE FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id AND ref = OLD.document_id || '#' || OLD.ordinal;
         END;
         """
 
-    /// Queues every searchable row of a store that has none indexed yet (the migration of an existing store).
-    static let rebuild = """
-        INSERT INTO search_docs (kind, patient_id, ref) SELECT 'post', patient_id, id FROM timeline_entries;
-        INSERT INTO search_docs (kind, patient_id, ref) SELECT 'section', patient_id, document_id || '#' || ordinal FROM document_sections;
-        INSERT OR IGNORE INTO search_queue (docid) SELECT pk * 2 FROM entries;
-        INSERT OR IGNORE INTO search_queue (docid) SELECT id * 2 + 1 FROM search_docs;
+    /// The index's objects: what `dropObjects` removes and a reshape makes again.
+    static let createObjects = createContent + createIndex + createTriggers
+    /// The whole index, tables and objects.
+    static let create = createTables + createObjects
+
+    /// Every object of the index but its tables, of any shape it has had (a reshape starts from here).
+    static let dropObjects = """
+        DROP TRIGGER IF EXISTS search_entry_delete;
+        DROP TRIGGER IF EXISTS search_annotation_insert;
+        DROP TRIGGER IF EXISTS search_annotation_update;
+        DROP TRIGGER IF EXISTS search_annotation_delete;
+        DROP TRIGGER IF EXISTS search_post_insert;
+        DROP TRIGGER IF EXISTS search_post_delete;
+        DROP TRIGGER IF EXISTS search_section_insert;
+        DROP TRIGGER IF EXISTS search_section_delete;
+        DROP TABLE IF EXISTS search;
+        DROP VIEW IF EXISTS search_text;
         """
 
-    /// Every row of the index written again (a migration that changes the index's shape, after `createIndex`).
+    /// Queues every searchable row of a store that has none indexed yet (the migration of an existing store).
+    static let rebuild = """
+        INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) SELECT 'post', patient_id, id FROM timeline_entries;
+        INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) SELECT 'section', patient_id, document_id || '#' || ordinal FROM document_sections;
+        \(renumberDocs);
+        """ + queueEverything
+
+    /// Every row of the index written again (a migration that makes the index anew, after `createIndex`).
     static let queueEverything = """
         DELETE FROM search_queue;
-        INSERT OR IGNORE INTO search_queue (docid) SELECT pk * 2 FROM entries;
-        INSERT OR IGNORE INTO search_queue (docid) SELECT id * 2 + 1 FROM search_docs;
+        DELETE FROM search_old;
+        DELETE FROM search_rows;
+        INSERT OR IGNORE INTO search_queue (docid) SELECT pk FROM entries;
+        INSERT OR IGNORE INTO search_queue (docid) SELECT id FROM search_docs;
         """
 
     /// The entries one import added (rowids from `?` up), in one statement: FTS4 then writes them in bulk.
-    /// Without their annotations: a new entry seldom has one (`queueAnnotatedNewEntries` finds those).
+    /// Without their annotations: a new entry seldom has one (`copyAnnotatedNewEntries` finds those).
     static let indexNewEntries = """
-        INSERT INTO search (docid, body, patient_id, type, date)
-            SELECT e.pk * 2, \(entryOwnText), e.patient_id, e.type, e.date
-            FROM entries e WHERE e.pk >= ? ORDER BY e.pk
+        INSERT INTO search (docid, body)
+            SELECT e.pk, \(entryOwnText) FROM entries e WHERE e.pk >= ? ORDER BY e.pk
+        """
+
+    /// Their filter rows, with the patient's number (`?2`).
+    static let indexNewEntryRows = """
+        INSERT INTO search_rows (docid, person, date)
+            SELECT e.pk, ?2, e.date FROM entries e WHERE e.pk >= ?1 ORDER BY e.pk
         """
 
     /// The new entries (rowids from `?2` up) of a patient (`?1`) that an annotation is waiting for (one the
-    /// source dropped and brings back): queued, so that their rows are written again with it.
+    /// source dropped and brings back): their text as just indexed copied, and queued, so that their rows are
+    /// written again with it.
+    static let copyAnnotatedNewEntries = """
+        INSERT OR IGNORE INTO search_old (docid, body)
+            SELECT e.pk, \(entryOwnText) FROM annotations a JOIN entries e ON e.patient_id = a.patient_id AND e.id = a.entry_id
+            WHERE a.patient_id = ?1 AND e.pk >= ?2
+        """
     static let queueAnnotatedNewEntries = """
         INSERT OR IGNORE INTO search_queue (docid)
-            SELECT e.pk * 2 FROM annotations a JOIN entries e ON e.patient_id = a.patient_id AND e.id = a.entry_id
+            SELECT e.pk FROM annotations a JOIN entries e ON e.patient_id = a.patient_id AND e.id = a.entry_id
             WHERE a.patient_id = ?1 AND e.pk >= ?2
         """
 
-    /// The queued rows written again from what is there, one statement a kind (each finds its rows by
-    /// primary key); a queued row that is gone is only deleted.
-    static let applyQueue = """
-        DELETE FROM search WHERE docid IN (SELECT docid FROM search_queue);
-        INSERT INTO search (docid, body, patient_id, type, date)
-            SELECT q.docid, \(entryText), e.patient_id, e.type, e.date
-            FROM search_queue q JOIN entries e ON e.pk = q.docid / 2
+    /// An entry's text copied before the import updates it (its docid bound).
+    static let captureEntry = capture("?")
+
+    /// The changes applied: the copied rows' words removed (FTS4 reads them from the copies), the copies
+    /// dropped, then the queued rows written from what is there, one statement a kind (each finds its rows
+    /// by primary key); a queued row that is gone is only removed.
+    static let applyChanges = """
+        DELETE FROM search WHERE docid IN (SELECT docid FROM search_old);
+        DELETE FROM search_rows WHERE docid IN (SELECT docid FROM search_old);
+        DELETE FROM search_old;
+        INSERT OR IGNORE INTO search_people (patient_id)
+            SELECT e.patient_id FROM search_queue q JOIN entries e ON e.pk = q.docid
+            UNION SELECT d.patient_id FROM search_queue q JOIN search_docs d ON d.id = q.docid;
+
+        INSERT INTO search (docid, body)
+            SELECT q.docid, \(entryText)
+            FROM search_queue q JOIN entries e ON e.pk = q.docid
             LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
-            WHERE q.docid % 2 = 0 ORDER BY q.docid;
-        INSERT INTO search (docid, body, patient_id, type, date)
-            SELECT q.docid, \(jsonAsText("t.data")), t.patient_id, t.kind, t.created_at
-            FROM search_queue q JOIN search_docs d ON d.id = (q.docid - 1) / 2
+            WHERE q.docid < \(documentDocidBase) ORDER BY q.docid;
+        INSERT OR REPLACE INTO search_rows (docid, person, date)
+            SELECT q.docid, p.number, e.date
+            FROM search_queue q JOIN entries e ON e.pk = q.docid JOIN search_people p ON p.patient_id = e.patient_id
+            WHERE q.docid < \(documentDocidBase) ORDER BY q.docid;
+
+        INSERT INTO search (docid, body)
+            SELECT q.docid, \(postText)
+            FROM search_queue q JOIN search_docs d ON d.id = q.docid
             JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
-            WHERE q.docid % 2 = 1 AND d.kind = 'post' ORDER BY q.docid;
-        INSERT INTO search (docid, body, patient_id, type, date)
-            SELECT q.docid, s.title || ' ' || s.text, s.patient_id, 'document', doc.time
-            FROM search_queue q JOIN search_docs d ON d.id = (q.docid - 1) / 2
+            WHERE q.docid >= \(documentDocidBase) AND d.kind = 'post' ORDER BY q.docid;
+        INSERT OR REPLACE INTO search_rows (docid, person, date)
+            SELECT q.docid, p.number, t.created_at
+            FROM search_queue q JOIN search_docs d ON d.id = q.docid JOIN search_people p ON p.patient_id = d.patient_id
+            JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+            WHERE q.docid >= \(documentDocidBase) AND d.kind = 'post' ORDER BY q.docid;
+
+        INSERT INTO search (docid, body)
+            SELECT q.docid, \(sectionText)
+            FROM search_queue q JOIN search_docs d ON d.id = q.docid
+            JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+            WHERE q.docid >= \(documentDocidBase) AND d.kind = 'section' ORDER BY q.docid;
+        INSERT OR REPLACE INTO search_rows (docid, person, date)
+            SELECT q.docid, p.number, doc.time
+            FROM search_queue q JOIN search_docs d ON d.id = q.docid JOIN search_people p ON p.patient_id = d.patient_id
             JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
             JOIN documents doc ON doc.patient_id = s.patient_id AND doc.id = s.document_id
-            WHERE q.docid % 2 = 1 AND d.kind = 'section' ORDER BY q.docid;
+            WHERE q.docid >= \(documentDocidBase) AND d.kind = 'section' ORDER BY q.docid;
         DELETE FROM search_queue;
         """
 }
 
-/// Applies the queue of index rows to refresh (`SearchIndexSchema`): called by the store at the end of
+/// Applies the changes to the index (`SearchIndexSchema`): called by the store at the end of
 /// each write transaction, and by the migration that creates the index.
 enum SearchIndex {
     static func apply(in db: Database) throws {
-        guard try db.scalar("SELECT 1 FROM search_queue LIMIT 1", as: Int64.self) != nil else { return }
-        try db.execute(SearchIndexSchema.applyQueue)
+        guard try db.scalar("SELECT 1 FROM search_queue UNION ALL SELECT 1 FROM search_old LIMIT 1", as: Int64.self) != nil else { return }
+        try db.execute(SearchIndexSchema.applyChanges)
     }
 }
