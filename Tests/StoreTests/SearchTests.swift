@@ -139,6 +139,12 @@ struct SearchTests {
         }
         // Snippets mark the words found.
         #expect(ranked.first?.snippet.contains { $0.match && $0.text.lowercased() == "potassium" } == true)
+
+        // One of two people removed: half the index goes in one pass over it, the other's rows stay whole.
+        #expect(try store.removePatientSync(id: otherPatient))
+        try store.writeSync(largeImport: false) { db in try Self.checkIntegrity(db) }
+        let after = try store.searchSync(try SearchTerms.parse("asthma"), filter: SearchFilter(patientIDs: [patient, otherPatient]), limit: 500)
+        #expect(after.total == page.total && after.hits.allSatisfy { $0.patientID == patient })
     }
 
     @Test("a note, a post, a re-import, a section and a delete show in results at once")
