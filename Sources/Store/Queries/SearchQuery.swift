@@ -58,14 +58,19 @@ enum SearchQuery {
             return a.docid < c.docid
         }
         let page = matches.dropFirst(offset).prefix(limit)
-        let snippet = try db.statement("SELECT snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND docid = ?")
+        // The page's snippets in one statement: FTS4 reads each row's text through a statement over the view
+        // that it prepares once a statement (see `SearchIndexSchema.removeCopied`), not once a hit.
+        var snippets: [Int64: String] = [:]
+        if !page.isEmpty {
+            let docids = "(" + Array(repeating: "?", count: page.count).joined(separator: ", ") + ")"
+            let snippet = try db.statement("SELECT docid, snippet(search, ?, ?, ?, 0, ?) FROM search WHERE search MATCH ? AND +docid IN " + docids)
+            let arguments: [any DatabaseValueConvertible] = ["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression]
+                + page.map(\.docid) as [any DatabaseValueConvertible]
+            try snippet.forEach(arguments) { row in snippets[row.int64(0)] = row.string(1) }
+        }
         var hits: [SearchHit] = []
         for match in page {
-            var text: String?
-            try snippet.forEach(["\u{2}", "\u{3}", "…", Int64(snippetTokens), terms.matchExpression, match.docid]) { row in
-                text = row.string(0)
-            }
-            guard let text, let found = try what(docid: match.docid, in: db) else { continue }
+            guard let text = snippets[match.docid], let found = try what(docid: match.docid, in: db) else { continue }
             hits.append(SearchHit(kind: found.kind, id: found.ref, patientID: found.patientID, type: found.type, date: match.date,
                                   title: try title(of: found.kind, ref: found.ref, docid: match.docid, patientID: found.patientID, in: db),
                                   snippet: parts(text), score: match.score))
