@@ -12,8 +12,8 @@
 /// `search_old` (`capture`: by triggers on annotations, posts, document sections and entry deletes, and by
 /// the import before it updates an entry), and the view answers from that copy until the index is brought
 /// up to date. At the end of each write transaction the store applies the changes (`SearchIndex.apply`): the
-/// copied rows removed from the index (looked up, or in one pass when they are many), the copies dropped, then the queued rows (`search_queue`) written from
-/// what is there now, in a few statements. The entries an import adds go in a few thousand at a time, one
+/// copied rows removed from the index (looked up, or in one pass when they are many), the copies dropped,
+/// then the queued rows (`search_queue`) written from what is there now, in a few statements. The entries an import adds go in a few thousand at a time, one
 /// statement each (`indexNewEntries`, from `RecordImport`). The index is not written row by row: FTS4
 /// flushes its pending terms at every statement savepoint, and a trigger runs in one for each row, which
 /// made a 100,000-entry import eight times slower.
@@ -74,6 +74,8 @@ enum SearchIndexSchema {
         -- `search_people`) and its date, apart from the store's wide rows. The type, which a search seldom
         -- filters on, is read from the row's own table.
         CREATE TABLE IF NOT EXISTS search_rows (docid INTEGER PRIMARY KEY, person INTEGER NOT NULL, date INTEGER);
+        -- A number for each patient the index has held (kept when they are removed: a few bytes, and the same
+        -- number if they come back).
         CREATE TABLE IF NOT EXISTS search_people (number INTEGER PRIMARY KEY, patient_id TEXT NOT NULL UNIQUE);
         """
 
