@@ -47,6 +47,12 @@ enum SearchIndexSchema {
             || coalesce(' ' || a.dose, '') || coalesce(' ' || a.directions, '') || coalesce(' ' || a.prescriber, '')
         """
 
+    /// How each kind of row finds its text's tables: an entry (`e`) its annotation (`a`); a `search_docs` row
+    /// (`d`) its post (`t`) or its section (`s`). The view and the writes of the index join the same way.
+    static let annotationJoin = "LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id"
+    static let postJoin = "JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id"
+    static let sectionJoin = "JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal"
+
     /// A post's row (`t`) and a section's (`s`).
     static let postText = jsonAsText("t.data")
     static let sectionText = "s.title || ' ' || s.text"
@@ -93,15 +99,15 @@ enum SearchIndexSchema {
             SELECT docid, body FROM search_old
             UNION ALL
             SELECT e.pk, \(entryText)
-                FROM entries e LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
+                FROM entries e \(annotationJoin)
                 WHERE NOT EXISTS (SELECT 1 FROM search_old o WHERE o.docid = e.pk)
             UNION ALL
             SELECT d.id, \(postText)
-                FROM search_docs d JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+                FROM search_docs d \(postJoin)
                 WHERE d.kind = 'post' AND NOT EXISTS (SELECT 1 FROM search_old o WHERE o.docid = d.id)
             UNION ALL
             SELECT d.id, \(sectionText)
-                FROM search_docs d JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+                FROM search_docs d \(sectionJoin)
                 WHERE d.kind = 'section' AND NOT EXISTS (SELECT 1 FROM search_old o WHERE o.docid = d.id);
         """
 
@@ -258,7 +264,7 @@ enum SearchIndexSchema {
         INSERT INTO search (docid, body)
             SELECT q.docid, \(entryText)
             FROM search_queue q JOIN entries e ON e.pk = q.docid
-            LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id
+            \(annotationJoin)
             WHERE q.docid < \(documentDocidBase) ORDER BY q.docid;
         INSERT OR REPLACE INTO search_rows (docid, person, date)
             SELECT q.docid, p.number, e.date
@@ -268,23 +274,23 @@ enum SearchIndexSchema {
         INSERT INTO search (docid, body)
             SELECT q.docid, \(postText)
             FROM search_queue q JOIN search_docs d ON d.id = q.docid
-            JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+            \(postJoin)
             WHERE q.docid >= \(documentDocidBase) AND d.kind = 'post' ORDER BY q.docid;
         INSERT OR REPLACE INTO search_rows (docid, person, date)
             SELECT q.docid, p.number, t.created_at
             FROM search_queue q JOIN search_docs d ON d.id = q.docid JOIN search_people p ON p.patient_id = d.patient_id
-            JOIN timeline_entries t ON t.id = d.ref AND t.patient_id = d.patient_id
+            \(postJoin)
             WHERE q.docid >= \(documentDocidBase) AND d.kind = 'post' ORDER BY q.docid;
 
         INSERT INTO search (docid, body)
             SELECT q.docid, \(sectionText)
             FROM search_queue q JOIN search_docs d ON d.id = q.docid
-            JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+            \(sectionJoin)
             WHERE q.docid >= \(documentDocidBase) AND d.kind = 'section' ORDER BY q.docid;
         INSERT OR REPLACE INTO search_rows (docid, person, date)
             SELECT q.docid, p.number, doc.time
             FROM search_queue q JOIN search_docs d ON d.id = q.docid JOIN search_people p ON p.patient_id = d.patient_id
-            JOIN document_sections s ON s.patient_id = d.patient_id AND d.ref = s.document_id || '#' || s.ordinal
+            \(sectionJoin)
             JOIN documents doc ON doc.patient_id = s.patient_id AND doc.id = s.document_id
             WHERE q.docid >= \(documentDocidBase) AND d.kind = 'section' ORDER BY q.docid;
         DELETE FROM search_queue;
@@ -303,8 +309,10 @@ enum SearchIndex {
         guard try db.scalar("SELECT 1 FROM search_queue UNION ALL SELECT 1 FROM search_old LIMIT 1", as: Int64.self) != nil else { return }
         let removing = try db.scalar("SELECT count(*) FROM search_old", as: Int.self) ?? 0
         if removing > 0 {
-            let rows = try db.scalar("SELECT count(*) FROM search_rows", as: Int.self) ?? 0
-            try db.execute(removing * onePassShare > rows ? SearchIndexSchema.removeCopiedInOnePass : SearchIndexSchema.removeCopied)
+            // Counted only as far as the choice needs: a note changed on a long record counts 20 rows, not all.
+            let enough = removing * onePassShare
+            let rows = try db.scalar("SELECT count(*) FROM (SELECT 1 FROM search_rows LIMIT ?)", [enough + 1], as: Int.self) ?? 0
+            try db.execute(enough > rows ? SearchIndexSchema.removeCopiedInOnePass : SearchIndexSchema.removeCopied)
         }
         try db.execute(SearchIndexSchema.applyChanges)
     }
