@@ -20,11 +20,13 @@ struct FileImportTests {
         Array((#"{"resourceType":"Bundle","type":"collection","entry":["# + resources.map { #"{"resource":\#($0)}"# }.joined(separator: ",") + "]}").utf8)
     }
 
-    static func withStore(_ body: (Store, FileImporter) async throws -> Void) async throws {
+    /// `streamed`: every FHIR patient mapped as it is written (`StreamedFHIRImport`), as a long record is;
+    /// the tests that take it run both ways and must see the same.
+    static func withStore(streamed: Bool = false, _ body: (Store, FileImporter) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-import")
         let (store, _) = try TestStore.create(at: dir.file("state"))
         defer { store.close() }
-        try await body(store, FileImporter(store: store))
+        try await body(store, FileImporter(store: store, mapsWhileWritingFrom: streamed ? 1 : .max))
     }
 
     static func entries(_ store: Store, _ patientID: String) throws -> [String: String] {
@@ -37,9 +39,9 @@ struct FileImportTests {
         return out
     }
 
-    @Test("importing the same file again changes nothing and keeps every id; an edited resource updates in place")
-    func reimportAndEdit() async throws {
-        try await Self.withStore { store, importer in
+    @Test("importing the same file again changes nothing and keeps every id; an edited resource updates in place", arguments: [false, true])
+    func reimportAndEdit(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), Self.condition("c2")]))])
             let id = try #require(first.patients.first?.id)
             #expect(first.totals.patientsAdded == 1 && first.totals.entriesAdded == 2)
@@ -59,9 +61,9 @@ struct FileImportTests {
         }
     }
 
-    @Test("an ordinary import adds and updates; only a replacing one removes what the file no longer has")
-    func mergeAndReplace() async throws {
-        try await Self.withStore { store, importer in
+    @Test("an ordinary import adds and updates; only a replacing one removes what the file no longer has", arguments: [false, true])
+    func mergeAndReplace(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), Self.condition("c2")]))])
             let id = try #require(first.patients.first?.id)
             let partial = Self.bundle([Self.patient, Self.condition("c3")])
@@ -75,9 +77,9 @@ struct FileImportTests {
         }
     }
 
-    @Test("the same person from another file with other resource ids is found by identifier")
-    func foundByIdentifier() async throws {
-        try await Self.withStore { store, importer in
+    @Test("the same person from another file with other resource ids is found by identifier", arguments: [false, true])
+    func foundByIdentifier(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1")]))])
             let other = Self.patient.replacingOccurrences(of: #""id":"p1""#, with: #""id":"zz9""#)
             let second = await importer.importFiles([ImportInputFile(name: "b.ndjson", bytes: Array((other + "\n" + Self.condition("c7", patient: "zz9") + "\n").utf8))])
@@ -89,9 +91,9 @@ struct FileImportTests {
         }
     }
 
-    @Test("--patient puts a file's records with a chosen person; a file of two people is refused for it")
-    func chosenPatient() async throws {
-        try await Self.withStore { store, importer in
+    @Test("--patient puts a file's records with a chosen person; a file of two people is refused for it", arguments: [false, true])
+    func chosenPatient(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let first = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1")]))])
             let id = try #require(first.patients.first?.id)
             let apple = Array(Self.condition("x1", patient: "apple-123").utf8)
@@ -106,9 +108,9 @@ struct FileImportTests {
         }
     }
 
-    @Test("each imported file is kept with its hash and report; a file of which nothing imports is not kept and changes nothing")
-    func keptFiles() async throws {
-        try await Self.withStore { store, importer in
+    @Test("each imported file is kept with its hash and report; a file of which nothing imports is not kept and changes nothing", arguments: [false, true])
+    func keptFiles(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let bytes = Self.bundle([Self.patient, Self.condition("c1")])
             let report = await importer.importFiles([ImportInputFile(name: "a.json", mediaType: "application/fhir+json", bytes: bytes)])
             let files = try store.importedFilesSync()
@@ -127,9 +129,9 @@ struct FileImportTests {
         }
     }
 
-    @Test("the export holds every entry's resource, the kept resources and the identifiers")
-    func export() async throws {
-        try await Self.withStore { store, importer in
+    @Test("the export holds every entry's resource, the kept resources and the identifiers", arguments: [false, true])
+    func export(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let claim = #"{"resourceType":"Claim","id":"cl1","patient":{"reference":"Patient/p1"},"total":{"value":12.5}}"#
             let report = await importer.importFiles([ImportInputFile(name: "a.json", bytes: Self.bundle([Self.patient, Self.condition("c1"), claim]))])
             let id = try #require(report.patients.first?.id)
@@ -147,9 +149,9 @@ struct FileImportTests {
     }
 
     @Test("a Bulk Data export's files imported one at a time make the same people as the folder at once",
-          .enabled(if: SharedSamples.fhir.available, SharedSamples.fhir.skipReason))
-    func bulkFilesOneByOne() async throws {
-        try await Self.withStore { store, importer in
+          .enabled(if: SharedSamples.fhir.available, SharedSamples.fhir.skipReason), arguments: [false, true])
+    func bulkFilesOneByOne(streamed: Bool) async throws {
+        try await Self.withStore(streamed: streamed) { store, importer in
             let folder = SharedSamples.fhir.path("bulk-10-patients")
             // The Device file first: its people are known only by reference until the Patient file comes.
             for name in ["Device.000.ndjson", "Patient.000.ndjson", "Immunization.000.ndjson", "AllergyIntolerance.000.ndjson"] {

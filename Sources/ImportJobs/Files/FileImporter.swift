@@ -28,10 +28,20 @@ public struct FileImporter: Sendable {
     public var fhirLimits: FHIRLimits
     public var recordParser: RecordParser
 
-    public init(store: Store, fhirLimits: FHIRLimits = .standard, recordParser: RecordParser = RecordParser()) {
+    /// A FHIR patient of this many resources or more is mapped as it is written (`StreamedFHIRImport`): the
+    /// store starts writing as soon as the first batch is mapped, and the record is never held mapped whole.
+    /// A resource that cannot be mapped is then found during the write, which it undoes (the patient's report
+    /// says why), rather than while the input is read. A Synthea patient is a few thousand resources.
+    public static let defaultMapsWhileWritingFrom = 10_000
+
+    public var mapsWhileWritingFrom: Int
+
+    public init(store: Store, fhirLimits: FHIRLimits = .standard, recordParser: RecordParser = RecordParser(),
+                mapsWhileWritingFrom: Int = defaultMapsWhileWritingFrom) {
         self.store = store
         self.fhirLimits = fhirLimits
         self.recordParser = recordParser
+        self.mapsWhileWritingFrom = mapsWhileWritingFrom
     }
 
     /// How far into a file `resourceType` is looked for: a bundle's first resource starts well within it.
@@ -47,12 +57,24 @@ public struct FileImporter: Sendable {
         return FHIRInput.looksLikeFHIR(prefix) ? .fhir : .rhex
     }
 
+    /// One patient of an input, as `apply` writes it.
+    struct PlannedPatient: Sendable {
+        var report: ImportReport.Patient
+        var record: PatientRecord?
+        var options: ImportOptions
+        /// Entries mapped as they are written (a long FHIR record); `record` then holds none.
+        var pending: FHIRPendingEntries?
+    }
+
     /// An input read and mapped, not yet written: what `apply` writes, patient by patient.
     public struct Plan: Sendable {
         public var files: [ImportInputFile]
+        /// Each file's hash and deflated bytes, made on another thread from the moment the file was given.
+        /// (None for a file kept already: `reimport`.)
+        var keptFiles: [BackgroundWork<Result<PreparedImportedFile, StoreError>>?]
         var report: ImportReport
         var readable: [Int]
-        var patients: [(report: ImportReport.Patient, record: PatientRecord?, options: ImportOptions)]
+        var patients: [PlannedPatient]
 
         /// Whether any patient of the input can be imported.
         public var importsSomething: Bool { patients.contains { $0.record != nil && $0.report.error == nil } }
@@ -68,6 +90,11 @@ public struct FileImporter: Sendable {
 
     /// Reads and maps the files of one input; nothing is written.
     public func plan(_ files: [ImportInputFile], options: ImportOptions = .merge) -> Plan {
+        // Deflated while the files are read: a large file's compression is then not in the way of its write.
+        let keptFiles = files.map { file in
+            let bytes = file.bytes
+            return file.keptID != nil ? nil : BackgroundWork { Result { () throws(StoreError) in try PreparedImportedFile(bytes) } }
+        }
         var report = ImportReport()
         var fhirFiles: [FHIRInput.File] = []
         var records: [PatientRecord] = []
@@ -112,9 +139,9 @@ public struct FileImporter: Sendable {
             report.files.append(entry)
         }
 
-        var patients: [(report: ImportReport.Patient, record: PatientRecord?, options: ImportOptions)] = []
+        var patients: [PlannedPatient] = []
         if !fhirFiles.isEmpty {
-            let read = FHIRReader(limits: fhirLimits).assemble(fhirFiles)
+            let read = FHIRReader(limits: fhirLimits, mapsWhileWritingFrom: mapsWhileWritingFrom).assemble(fhirFiles)
             report.unowned = read.unowned
             report.problems = read.problems
             if read.patients.isEmpty && read.resourceCount == 0 {
@@ -126,7 +153,7 @@ public struct FileImporter: Sendable {
                 entry.enteredInError = patient.enteredInError
                 entry.warnings = patient.warnings
                 entry.error = patient.error
-                patients.append((entry, patient.record, options))
+                patients.append(PlannedPatient(report: entry, record: patient.record, options: options, pending: patient.pending))
             }
         }
         for document in documents {
@@ -137,13 +164,14 @@ public struct FileImporter: Sendable {
             if document.repeated > 0 { report.warnings.append("\(document.repeated) entries given twice in the document were imported once") }
             var ccdaOptions = options
             ccdaOptions.mode = .merge
-            patients.append((report, document.record, ccdaOptions))
+            patients.append(PlannedPatient(report: report, record: document.record, options: ccdaOptions))
         }
         for record in records {
             // An RHEx record is the whole of that person's record: it replaces, as it always has.
             var rhexOptions = options
             rhexOptions.mode = .replace
-            patients.append((ImportReport.Patient(reference: record.recordID, name: record.name), record, rhexOptions))
+            patients.append(PlannedPatient(report: ImportReport.Patient(reference: record.recordID, name: record.name), record: record,
+                                           options: rhexOptions))
         }
         if options.patientID != nil, patients.count > 1 {
             for index in patients.indices where patients[index].report.error == nil {
@@ -151,7 +179,7 @@ public struct FileImporter: Sendable {
                 patients[index].record = nil
             }
         }
-        return Plan(files: files, report: report, readable: readable, patients: patients)
+        return Plan(files: files, keptFiles: keptFiles, report: report, readable: readable, patients: patients)
     }
 
     /// Writes a plan: keeps its files, then imports each patient in a transaction of its own. `progress`
@@ -163,14 +191,18 @@ public struct FileImporter: Sendable {
         // Keep the files first: what was imported is always in the store with its source. An input of
         // which nothing can be imported changes nothing, not even the list of kept files.
         var keptIDs: [Int64] = []
+        var newlyKept: [Int64] = []
         do {
             var batch: Int64?
             for index in plan.importsSomething ? plan.readable : [] {
                 let file = plan.files[index]
                 if let id = file.keptID { keptIDs.append(id); continue }
-                let kept = try await store.keepImportedFile(name: file.name, mediaType: file.mediaType, content: file.bytes, batch: batch)
+                guard let preparing = plan.keptFiles[index] else { continue }
+                let prepared = try await preparing.value.get()
+                let kept = try await store.keepImportedFile(name: file.name, mediaType: file.mediaType, prepared: prepared, batch: batch)
                 batch = batch ?? kept.batch
                 keptIDs.append(kept.id)
+                newlyKept.append(kept.id)
             }
         } catch {
             report.problems.append("the files could not be kept in the store, so nothing was imported: \(error)")
@@ -183,7 +215,15 @@ public struct FileImporter: Sendable {
             if let progress, index > 0 { await progress(index, total) }
             guard let record = patients[index].record, patients[index].report.error == nil else { continue }
             do {
-                let summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
+                let summary: ImportSummary
+                if let pending = patients[index].pending {
+                    let tally: FHIRPendingEntries.Tally
+                    (summary, tally) = try await StreamedFHIRImport.run(record, pending: pending, store: store, sourceName: sourceName,
+                                                                        options: patients[index].options)
+                    patients[index].report.enteredInError += tally.enteredInError
+                } else {
+                    summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
+                }
                 patients[index].report.id = summary.patientID
                 patients[index].report.change = summary.patient
                 if summary.entriesKeptNewer > 0 {
@@ -196,12 +236,23 @@ public struct FileImporter: Sendable {
                         patients[index].report.entries[type] = changes
                     }
                 }
+            } catch let error as FHIRError {
+                // Found while the record was mapped and written: nothing of the patient was written.
+                patients[index].report.error = error.description
+                patients[index].report.kept = [:]
+                patients[index].report.enteredInError = 0
             } catch {
                 patients[index].report.error = "cannot store: \(error)"
             }
         }
         if let progress { await progress(total, total) }
         report.patients = patients.map(\.report)
+        // Nothing imported after all (a long record's resource found unreadable as it was written, the store
+        // refusing every patient): the files kept for it go again, as if they had never been given.
+        if !newlyKept.isEmpty, !patients.contains(where: { $0.record != nil && $0.report.error == nil }) {
+            try? await store.forgetImportedFiles(ids: newlyKept)
+            return report
+        }
         let json = report.json
         for id in keptIDs {
             try? await store.setImportedFileReport(id: id, reportJSON: json)

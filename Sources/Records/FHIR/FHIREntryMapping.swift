@@ -13,12 +13,21 @@ enum FHIRMapped {
 struct FHIREntryMapping {
     let index: FHIRResourceIndex
 
+    /// The resource types that become entries; every other one is kept, not shown.
+    static let mappedTypes: Set<String> = [
+        "AllergyIntolerance", "Condition", "Encounter", "Immunization", "MedicationRequest", "MedicationStatement",
+        "MedicationAdministration", "Procedure", "Observation", "CarePlan", "Goal", "Device", "DeviceUseStatement",
+    ]
+
     func map(_ resource: FHIRResource) throws -> FHIRMapped {
+        // Parsed once here: each entry of the resource keeps its compact JSON.
+        let resource = resource.parsed()
         let r = resource.element
         // `status` on most resources, `lifecycleStatus` on Goal.
         if try r.string("status") == "entered-in-error" || r.string("lifecycleStatus") == "entered-in-error" {
             return .enteredInError
         }
+        guard Self.mappedTypes.contains(resource.type) else { return .kept }
         switch resource.type {
         case "AllergyIntolerance": return try allergy(resource, r)
         case "Condition": return try condition(resource, r)

@@ -29,18 +29,21 @@ public enum FHIRInput {
     }
 
     /// Reads one file. Throws only when nothing of it can be read (not JSON, not FHIR, over a limit).
+    /// The file's JSON is checked whole; its resources keep their place in `bytes` and are parsed when mapped.
     public static func read(_ bytes: [UInt8], name: String, limits: FHIRLimits = .standard) throws(FHIRError) -> File {
+        let source = FHIRSourceBytes(bytes, maxDepth: limits.maxDepth)
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(FHIRError) -> File in try read(buffer, name: name, limits: limits) }
+            Result { () throws(FHIRError) -> File in try read(buffer, source: source, name: name, limits: limits) }
         }
         return try result.get()
     }
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String, limits: FHIRLimits) throws(FHIRError) -> File {
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, source: FHIRSourceBytes, name: String,
+                             limits: FHIRLimits) throws(FHIRError) -> File {
         let start: Int
         do { start = try JSONDocument.checkedBody(bytes, maxBytes: limits.maxFileBytes) } catch { throw .notJSON(error) }
         if let firstLineEnd = ndjsonFirstLineEnd(bytes, from: start) {
-            return try readLines(bytes, from: start, firstLineEnd: firstLineEnd, name: name, limits: limits)
+            return try readLines(bytes, source: source, from: start, firstLineEnd: firstLineEnd, name: name, limits: limits)
         }
         var scanner = JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start)
         do {
@@ -52,7 +55,7 @@ public enum FHIRInput {
                 try scanner.expectEnd()
                 throw FHIRError.notFHIR("the top level is not an object (expected a resource, a Bundle or NDJSON)")
             }
-            var walk = BundleWalk(scanner: scanner, name: name, limits: limits)
+            var walk = BundleWalk(scanner: scanner, source: source, name: name, limits: limits)
             try walk.read()
             guard let type = walk.resourceType else {
                 throw FHIRError.notFHIR("the object has no resourceType")
@@ -62,7 +65,7 @@ public enum FHIRInput {
             }
             // A single resource: read it again whole (the walk set `entry` members aside).
             var again = JSONScanner(bytes: bytes, maxDepth: limits.maxDepth, offset: start)
-            let resource = try resource(&again, place: .file(name))
+            let resource = try resource(&again, source: source, place: .file(name))
             try again.expectEnd()
             return File(name: name, shape: .resource, resources: [resource], problems: [])
         } catch let error as FHIRError {
@@ -74,25 +77,68 @@ public enum FHIRInput {
         }
     }
 
-    /// One resource object at the scanner's position, with its compact source.
-    static func resource(_ scanner: inout JSONScanner, place: FHIRResource.Place, fullUrl: String? = nil) throws -> FHIRResource {
-        let origin = { FHIRResource(type: "", id: nil, fullUrl: nil, object: JSONObject(members: []), raw: "", place: place).origin }
-        let from = scanner.offset
-        let value = try scanner.parseValue()
-        let raw = JSONCompaction.string(UnsafeBufferPointer(rebasing: scanner.bytes[from..<scanner.offset]))
-        guard case let .object(object) = value else {
+    /// One resource object at the scanner's position: its JSON checked whole, its `resourceType`, `id` and
+    /// patient references read, and its place in `source` noted (`base`: where the scanner's bytes start
+    /// in the file). A resource of the wrong shape is read to its end before its error is thrown, so that
+    /// the walk of a bundle goes on after it.
+    static func resource(_ scanner: inout JSONScanner, source: FHIRSourceBytes, base: Int = 0, place: FHIRResource.Place,
+                         fullUrl: String? = nil) throws -> FHIRResource {
+        func origin() -> String {
+            FHIRResource(type: "", id: nil, fullUrl: nil, object: JSONObject(members: []), raw: "", place: place).origin
+        }
+        guard scanner.peekKind() == .object else {
+            try scanner.skipValue()
             throw FHIRError.notFHIR("\(origin()) is not an object")
         }
-        guard case let .string(type)? = object["resourceType"], !type.isEmpty else {
+        var type: String?
+        var typeIsString = true
+        var id: String?
+        var idIsString = true
+        var references: [JSONObject.Member] = []
+        let from = scanner.offset
+        try scanner.beginObject()
+        var first = true
+        while let key = try scanner.nextKey(isFirst: &first) {
+            // As `JSONObject`'s subscript reads a member given twice: the last one counts.
+            if scanner.token(key, equals: "resourceType") {
+                typeIsString = scanner.peekKind() == .string
+                type = typeIsString ? scanner.string(try scanner.readStringToken()) : nil
+                if !typeIsString { try scanner.skipValue() }
+            } else if scanner.token(key, equals: "id") {
+                switch scanner.peekKind() {
+                case .string:
+                    idIsString = true
+                    let text = scanner.string(try scanner.readStringToken())
+                    id = text.isEmpty ? nil : text
+                case .null:
+                    idIsString = true
+                    id = nil
+                    try scanner.skipValue()
+                default:
+                    idIsString = false
+                    try scanner.skipValue()
+                }
+            } else if scanner.token(key, equals: "subject") || scanner.token(key, equals: "patient")
+                        || scanner.token(key, equals: "beneficiary") {
+                let name = scanner.string(key)
+                references.removeAll { $0.key == name }
+                references.append(JSONObject.Member(key: name, value: try scanner.parseValue()))
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard typeIsString, let type, !type.isEmpty else {
             throw FHIRError.notFHIR("\(origin()) has no resourceType")
         }
-        let id: String?
-        switch object["id"] {
-        case let .string(text)?: id = text.isEmpty ? nil : text
-        case nil, .null?: id = nil
-        default: throw FHIRError.badField(resource: type + "@" + origin(), path: "id", expected: "a string")
+        guard idIsString else {
+            throw FHIRError.badField(resource: type + "@" + origin(), path: "id", expected: "a string")
         }
-        return FHIRResource(type: type, id: id, fullUrl: fullUrl, object: object, raw: raw, place: place)
+        // In the order the patient's reference is looked for.
+        references.sort { a, b in
+            FHIRResource.patientReferenceFields.firstIndex(of: a.key) ?? 0 < FHIRResource.patientReferenceFields.firstIndex(of: b.key) ?? 0
+        }
+        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: references, source: source,
+                            range: (base + from)..<(base + scanner.offset), place: place)
     }
 
     // MARK: NDJSON
@@ -109,8 +155,8 @@ public enum FHIRInput {
         return newline
     }
 
-    private static func readLines(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, firstLineEnd: Int, name: String,
-                                  limits: FHIRLimits) throws(FHIRError) -> File {
+    private static func readLines(_ bytes: UnsafeBufferPointer<UInt8>, source: FHIRSourceBytes, from start: Int, firstLineEnd: Int,
+                                  name: String, limits: FHIRLimits) throws(FHIRError) -> File {
         var file = File(name: name, shape: .ndjson, resources: [], problems: [])
         var lineStart = start
         var number = 0
@@ -127,7 +173,7 @@ public enum FHIRInput {
             var scanner = JSONScanner(bytes: line, maxDepth: limits.maxDepth)
             do {
                 scanner.skipWhitespace()
-                let resource = try resource(&scanner, place: .line(file: name, number: number))
+                let resource = try resource(&scanner, source: source, base: lineStart, place: .line(file: name, number: number))
                 try scanner.expectEnd()
                 file.resources.append(resource)
             } catch {
@@ -152,14 +198,16 @@ public enum FHIRInput {
 /// `entry[].resource` is read with its exact source slice, so a bundle is read once.
 private struct BundleWalk {
     var scanner: JSONScanner
+    let source: FHIRSourceBytes
     let name: String
     let limits: FHIRLimits
     var resourceType: String?
     var resources: [FHIRResource] = []
     var problems: [String] = []
 
-    init(scanner: JSONScanner, name: String, limits: FHIRLimits) {
+    init(scanner: JSONScanner, source: FHIRSourceBytes, name: String, limits: FHIRLimits) {
         self.scanner = scanner
+        self.source = source
         self.name = name
         self.limits = limits
     }
@@ -200,7 +248,7 @@ private struct BundleWalk {
                     fullUrl = scanner.string(try scanner.readStringToken())
                 } else if scanner.token(key, equals: "resource"), scanner.peekKind() == .object {
                     do {
-                        resource = try FHIRInput.resource(&scanner, place: .entry(file: name, index: index))
+                        resource = try FHIRInput.resource(&scanner, source: source, place: .entry(file: name, index: index))
                     } catch let error as FHIRError {
                         // The value was read whole before its shape was checked: the walk goes on.
                         problem = "\(name)#entry[\(index)]: \(error)"

@@ -5,9 +5,13 @@ import Store
 /// shown, or the reason it cannot be imported. Parsing only: no network, no store.
 public struct FHIRReader: Sendable {
     public var limits: FHIRLimits
+    /// A patient of this many resources or more is not mapped by `assemble`: its `pending` entries are
+    /// mapped as the store writes them. By default every patient is mapped whole.
+    public var mapsWhileWritingFrom: Int
 
-    public init(limits: FHIRLimits = .standard) {
+    public init(limits: FHIRLimits = .standard, mapsWhileWritingFrom: Int = .max) {
         self.limits = limits
+        self.mapsWhileWritingFrom = mapsWhileWritingFrom
     }
 
     /// One patient of the input.
@@ -26,6 +30,9 @@ public struct FHIRReader: Sendable {
         public var enteredInError = 0
         public var warnings: [String] = []
         public var error: String?
+        /// The resources that become entries, when they are mapped as they are written: `record` then holds
+        /// the person and the kept resources, no entries, and `shown` counts nothing yet.
+        public var pending: FHIRPendingEntries?
     }
 
     /// What an input (one file, or the files of a folder) holds.
@@ -59,6 +66,8 @@ public struct FHIRReader: Sendable {
         // later one wins, as a newer version would.
         var order: [FHIRResource] = []
         var position: [String: Int] = [:]
+        order.reserveCapacity(total)
+        position.reserveCapacity(total)
         for file in files {
             for resource in file.resources {
                 if let at = position[resource.key] {
@@ -71,7 +80,7 @@ public struct FHIRReader: Sendable {
             }
         }
         let index = FHIRResourceIndex(order)
-        var assembly = FHIRRecordAssembly(index: index)
+        var assembly = FHIRRecordAssembly(index: index, mapsWhileWritingFrom: mapsWhileWritingFrom)
         let patients = assembly.patients()
         return Result(files: files, patients: patients, unowned: assembly.unowned, problems: problems)
     }

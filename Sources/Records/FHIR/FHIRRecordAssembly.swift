@@ -6,10 +6,13 @@ import Store
 /// input's only patient, or, when there are several, to none.
 struct FHIRRecordAssembly {
     let index: FHIRResourceIndex
+    /// A patient of this many resources or more is mapped as it is written (`FHIRPendingEntries`).
+    let mapsWhileWritingFrom: Int
     private(set) var unowned: [String: Int] = [:]
 
-    init(index: FHIRResourceIndex) {
+    init(index: FHIRResourceIndex, mapsWhileWritingFrom: Int = .max) {
         self.index = index
+        self.mapsWhileWritingFrom = mapsWhileWritingFrom
     }
 
     private struct Group {
@@ -17,8 +20,6 @@ struct FHIRRecordAssembly {
         var referenceDisplay: String?
         var members: [FHIRResource] = []
     }
-
-    static let patientReferenceFields = ["subject", "patient", "beneficiary"]
 
     mutating func patients() -> [FHIRReader.Patient] {
         var groups: [String: Group] = [:]
@@ -59,8 +60,8 @@ struct FHIRRecordAssembly {
     }
 
     private func owner(of resource: FHIRResource) -> Owner {
-        for field in Self.patientReferenceFields {
-            guard case let .object(reference)? = resource.object[field] else { continue }
+        for member in resource.patientReferences {
+            guard case let .object(reference) = member.value else { continue }
             let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
             guard case let .string(target)? = reference["reference"] else { continue }
             if let found = index.resolve(target, from: resource) {
@@ -104,8 +105,16 @@ struct FHIRRecordAssembly {
                 record.identifiers = Self.referenceIdentifier(key)
                 patient.warnings.append("\(key) is not in the input: the person is known only by this reference")
             }
-            entries.reserveCapacity(group.members.count)
+            // A long record's resources that become entries are mapped as the store writes them; the rest (kept,
+            // entered in error) now, as the person's kept resources are written before the entries.
+            let deferred = group.members.count >= mapsWhileWritingFrom
+            var pending: [FHIRResource] = []
+            if !deferred { entries.reserveCapacity(group.members.count) }
             for resource in group.members {
+                if deferred, FHIREntryMapping.mappedTypes.contains(resource.type) {
+                    pending.append(resource)
+                    continue
+                }
                 switch try mapping.map(resource) {
                 case let .entries(mapped):
                     for entry in mapped { patient.shown[entry.type, default: 0] += 1 }
@@ -120,6 +129,7 @@ struct FHIRRecordAssembly {
             record.entries = entries
             record.keptResources = kept
             patient.record = record
+            if deferred { patient.pending = FHIRPendingEntries(members: pending, index: index) }
         } catch {
             patient.error = FHIRInput.describe(error)
             patient.shown = [:]

@@ -1,22 +1,27 @@
 import Store
 
-/// One resource as read from a file: its type, id and members, and its JSON exactly as the source wrote
-/// it (compact), which is what the store keeps.
+/// One resource as read from a file: its type, id and the references that say whose it is, and its JSON
+/// exactly as the source wrote it (compact), which is what the store keeps.
+///
+/// A resource read from a file holds no tree of its members: the file's reading checks its JSON whole and
+/// notes where the resource lies, and its members are parsed when a mapping reads them (`object`,
+/// `parsed()`). A 100,000-resource bundle is then a list of places in the file, not half a gigabyte of
+/// values held from the reading to the write.
 ///
 /// A class: a resource is handed around (the index, its patient's group, each entry's mapping) and
-/// never changed, so it is shared by one reference instead of copied with its six fields.
+/// never changed, so it is shared by one reference instead of copied.
 public final class FHIRResource: Sendable {
     public let type: String
     public let id: String?
     /// The bundle entry's `fullUrl` (`urn:uuid:…` in transaction bundles), when it came in a bundle.
     public let fullUrl: String?
-    let object: JSONObject
-    /// Compact JSON, byte for byte the source's but for whitespace between tokens.
-    public let raw: String
     /// How entries and messages name the resource: `Observation/123`; a resource without an id is named
     /// by its `fullUrl`, else by a digest of its content, so that the same resource read again (from
     /// another path, at another place in the file) keeps its entries' ids; an edit makes it another one.
     public let key: String
+    /// The members that say whose the resource is (`subject`, `patient`, `beneficiary`), read with it.
+    let patientReferences: [JSONObject.Member]
+    private let body: Body
     private let place: Place
 
     /// Where a resource was read, kept as parts: the text is made only for a message.
@@ -27,20 +32,67 @@ public final class FHIRResource: Sendable {
         case contained(in: String, id: String)
     }
 
-    init(type: String, id: String?, fullUrl: String?, object: JSONObject, raw: String, place: Place) {
+    /// The resource's members: parsed already, or where they lie in the bytes of the file read.
+    private enum Body: Sendable {
+        case parsed(JSONObject, raw: String)
+        case source(FHIRSourceBytes, Range<Int>)
+    }
+
+    /// A resource whose JSON lies at `range` of `source` (checked whole by the reading).
+    convenience init(type: String, id: String?, fullUrl: String?, patientReferences: [JSONObject.Member], source: FHIRSourceBytes,
+         range: Range<Int>, place: Place) {
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences, body: .source(source, range),
+                  place: place, key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { source.compact(range) }))
+    }
+
+    /// A resource whose members are parsed already (a `contained` one).
+    convenience init(type: String, id: String?, fullUrl: String?, object: JSONObject, raw: String, place: Place) {
+        let references = Self.patientReferenceFields.compactMap { field in object[field].map { JSONObject.Member(key: field, value: $0) } }
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: references, body: .parsed(object, raw: raw),
+                  place: place, key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
+    }
+
+    private init(type: String, id: String?, fullUrl: String?, patientReferences: [JSONObject.Member], body: Body,
+                 place: Place, key: String) {
         self.type = type
         self.id = id
         self.fullUrl = fullUrl
-        self.object = object
-        self.raw = raw
+        self.patientReferences = patientReferences
+        self.body = body
         self.place = place
-        if let id, !id.isEmpty {
-            key = type + "/" + id
-        } else if let fullUrl, !fullUrl.isEmpty {
-            key = type + "/" + fullUrl
-        } else {
-            key = type + "#" + String(StableID.make("c", [raw]).dropFirst(2))
+        self.key = key
+    }
+
+    private static func key(type: String, id: String?, fullUrl: String?, raw: () -> String) -> String {
+        if let id, !id.isEmpty { return type + "/" + id }
+        if let fullUrl, !fullUrl.isEmpty { return type + "/" + fullUrl }
+        return type + "#" + String(StableID.make("c", [raw()]).dropFirst(2))
+    }
+
+    /// The members that name the resource's patient, in the order they are tried.
+    static let patientReferenceFields = ["subject", "patient", "beneficiary"]
+
+    /// The resource's members (parsed now when the resource was read from a file).
+    var object: JSONObject {
+        switch body {
+        case let .parsed(object, _): return object
+        case let .source(source, range): return source.object(range)
         }
+    }
+
+    /// Compact JSON, byte for byte the source's but for whitespace between tokens.
+    public var raw: String {
+        switch body {
+        case let .parsed(_, raw): return raw
+        case let .source(source, range): return source.compact(range)
+        }
+    }
+
+    /// The same resource with its members parsed and its compact JSON made, once: what a mapping reads.
+    func parsed() -> FHIRResource {
+        guard case let .source(source, range) = body else { return self }
+        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
+                            body: .parsed(source.object(range), raw: source.compact(range)), place: place, key: key)
     }
 
     /// Where it was read: `file.json#entry[12]`, `Patient.000.ndjson:3`.
@@ -55,8 +107,34 @@ public final class FHIRResource: Sendable {
 
     /// The same resource as a bundle entry with its `fullUrl`.
     func with(fullUrl: String?) -> FHIRResource {
-        FHIRResource(type: type, id: id, fullUrl: fullUrl, object: object, raw: raw, place: place)
+        FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences, body: body, place: place,
+                     key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
     }
 
     var element: FHIRElement { FHIRElement(object, resource: key) }
+}
+
+/// The bytes of one file read, which its resources point into.
+final class FHIRSourceBytes: Sendable {
+    let bytes: [UInt8]
+    let maxDepth: Int
+
+    init(_ bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// The object at `range`, which the file's reading checked: parsing it again cannot fail, and an empty
+    /// object stands in if it somehow did.
+    func object(_ range: Range<Int>) -> JSONObject {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: buffer[range]), maxDepth: maxDepth)
+            guard case let .object(object)? = try? scanner.parseValue() else { return JSONObject(members: []) }
+            return object
+        }
+    }
+
+    func compact(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { buffer in JSONCompaction.string(UnsafeBufferPointer(rebasing: buffer[range])) }
+    }
 }

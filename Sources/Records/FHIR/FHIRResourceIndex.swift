@@ -9,6 +9,7 @@ struct FHIRResourceIndex {
     init(_ resources: [FHIRResource]) {
         self.resources = resources
         byKey.reserveCapacity(resources.count)
+        byFullUrl.reserveCapacity(resources.count)
         for (index, resource) in resources.enumerated() {
             if resource.id != nil { byKey[resource.key] = index }
             if let fullUrl = resource.fullUrl { byFullUrl[fullUrl] = index }

@@ -8,14 +8,16 @@ enum Deflate {
 
     static func compress(_ bytes: [UInt8]) throws(StoreError) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
-        var out = [UInt8](repeating: 0, count: Int(size))
-        let status = out.withUnsafeMutableBufferPointer { target in
-            bytes.withUnsafeBufferPointer { source in
+        var status = Z_OK
+        // Not filled with zeros first: zlib writes what it returns, and a 60 MB file's bound is 60 MB of
+        // pages touched for nothing.
+        let out = [UInt8](unsafeUninitializedCapacity: Int(size)) { target, initialized in
+            status = bytes.withUnsafeBufferPointer { source in
                 compress2(target.baseAddress, &size, source.baseAddress, uLong(source.count), level)
             }
+            initialized = status == Z_OK ? Int(size) : 0
         }
         guard status == Z_OK else { throw StoreError.io("compressing a kept file failed (zlib \(status))") }
-        out.removeLast(out.count - Int(size))
         return out
     }
 

@@ -3,14 +3,27 @@ extension Store {
     /// Keeps a file: its bytes, hash and name. `batch` nil starts a new batch (the file's own id).
     public func keepImportedFile(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
                                  now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
-        let file = try ImportedFileQueries.Prepared(content)
-        return try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
+        try await keepImportedFile(name: name, mediaType: mediaType, prepared: try PreparedImportedFile(content), batch: batch, now: now)
+    }
+
+    /// Keeps a file whose hash and deflated bytes were made ahead (on another thread, while the input was read).
+    public func keepImportedFile(name: String, mediaType: String?, prepared file: PreparedImportedFile, batch: Int64?,
+                                 now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
+        try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
     }
 
     public func keepImportedFileSync(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
                                      now: Int64 = Store.now()) throws(StoreError) -> ImportedFile {
-        let file = try ImportedFileQueries.Prepared(content)
+        let file = try PreparedImportedFile(content)
         return try writeSync { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
+    }
+
+    /// Removes kept files that an import kept and then imported nothing from.
+    public func forgetImportedFiles(ids: [Int64]) async throws(StoreError) {
+        try await write { db in
+            let delete = try db.statement("DELETE FROM imported_files WHERE id = ?")
+            for id in ids { try delete.execute([id]) }
+        }
     }
 
     public func setImportedFileReport(id: Int64, reportJSON: String) async throws(StoreError) {
@@ -64,21 +77,7 @@ extension Store {
 enum ImportedFileQueries {
     static let columns = "id, batch, name, media_type, sha256, size, imported_at, report"
 
-    /// A file's hash and deflated bytes, made before the write transaction so the writer is not held
-    /// while a large file is compressed.
-    struct Prepared: Sendable {
-        let hash: [UInt8]
-        let size: Int
-        let deflated: [UInt8]
-
-        init(_ content: [UInt8]) throws(StoreError) {
-            hash = StableID.sha256(content)
-            size = content.count
-            deflated = try Deflate.compress(content)
-        }
-    }
-
-    static func insert(name: String, mediaType: String?, file: Prepared, batch: Int64?, now: Int64, in db: Database) throws -> ImportedFile {
+    static func insert(name: String, mediaType: String?, file: PreparedImportedFile, batch: Int64?, now: Int64, in db: Database) throws -> ImportedFile {
         let hash = file.hash
         try db.execute("""
             INSERT INTO imported_files (batch, name, media_type, sha256, size, encoding, content, imported_at)
@@ -98,5 +97,19 @@ enum ImportedFileQueries {
                                     importedAt: row.int64("imported_at"), reportJSON: row.string("report")))
         }
         return out
+    }
+}
+
+/// A file's hash and deflated bytes, made before the write transaction so the writer is not held while a
+/// large file is compressed (and, for an import, while its input is still being read).
+public struct PreparedImportedFile: Sendable {
+    let hash: [UInt8]
+    let size: Int
+    let deflated: [UInt8]
+
+    public init(_ content: [UInt8]) throws(StoreError) {
+        hash = StableID.sha256(content)
+        size = content.count
+        deflated = try Deflate.compress(content)
     }
 }

@@ -450,29 +450,59 @@ extension Store {
                                  sourceName: String = "files", options: ImportOptions = .replace,
                                  now: Int64 = Store.now()) throws -> ImportSummary {
         guard record.asOf == nil else { throw StoreError.invalidInput("a document (a record with asOf) is imported whole") }
-        struct Abandoned: Error {}
-        var given: (any Error)?
+        let given = GivenError()
         do {
             // Written in place when the store was opened for it and is this writer's alone (`import-file` with
             // no daemon serving): each page once, not logged and then copied by the checkpoint.
-            return try writeSync(largeImport: true) { db in
-                try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
-                    let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: entryEncoder,
-                                                   options: options, searchIndex: true, streamed: true, in: db)
-                    do {
-                        try entries { batch in try writing.write(batch.entries) }
-                    } catch {
-                        if let failure = writing.failure { throw failure }
-                        given = error
-                        throw Abandoned()
-                    }
-                    // A write error the caller caught and went on past still fails the import (`finish` throws it).
-                    return try writing.finish()
-                }
+            return try writeSync(largeImport: true) { [entryEncoder] db in
+                try Self.importStreamed(record, entries: entries, sourceName: sourceName, options: options, now: now,
+                                        encoder: entryEncoder, given: given, in: db)
             }
         } catch {
-            if let given { throw given }
-            throw error
+            throw given.error ?? error
+        }
+    }
+
+    /// `importRecordSync(_:entries:…)` from async code: the write runs on the store's writer, which calls
+    /// `entries` there (it may wait there for batches that another thread makes ready).
+    public func importRecord(_ record: PatientRecord, entries: @escaping @Sendable (_ write: (PreparedEntries) throws -> Void) throws -> Void,
+                             sourceName: String = "files", options: ImportOptions = .merge,
+                             now: Int64 = Store.now()) async throws -> ImportSummary {
+        guard record.asOf == nil else { throw StoreError.invalidInput("a document (a record with asOf) is imported whole") }
+        let given = GivenError()
+        do {
+            return try await write(largeImport: true) { [entryEncoder] db in
+                try Self.importStreamed(record, entries: entries, sourceName: sourceName, options: options, now: now,
+                                        encoder: entryEncoder, given: given, in: db)
+            }
+        } catch {
+            throw given.error ?? error
+        }
+    }
+
+    /// The error `entries` threw, kept to be thrown as it is once the transaction has rolled back.
+    private final class GivenError: @unchecked Sendable {
+        // Set on the writer inside the transaction and read by the caller after it: one thread at a time.
+        var error: (any Error)?
+    }
+
+    private struct Abandoned: Error {}
+
+    private static func importStreamed(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
+                                       sourceName: String, options: ImportOptions, now: Int64, encoder: (any EntryEncoder)?,
+                                       given: GivenError, in db: Database) throws -> ImportSummary {
+        try db.withCacheSize(kib: Self.bulkImportCacheKiB) {
+            let writing = try RecordImport(record, sourceName: sourceName, etag: nil, now: now, encoder: encoder,
+                                           options: options, searchIndex: true, streamed: true, in: db)
+            do {
+                try entries { batch in try writing.write(batch.entries) }
+            } catch {
+                if let failure = writing.failure { throw failure }
+                given.error = error
+                throw Abandoned()
+            }
+            // A write error the caller caught and went on past still fails the import (`finish` throws it).
+            return try writing.finish()
         }
     }
 

@@ -1,0 +1,43 @@
+import Dispatch
+import Synchronization
+
+/// Work started on a thread of its own now, whose result is awaited later: a kept file deflated while its
+/// input is read and mapped, instead of on the way to the writer.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    private enum State {
+        case running([CheckedContinuation<Value, Never>])
+        case done(Value)
+    }
+
+    private let state = Mutex(State.running([]))
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async { [self] in
+            let value = work()
+            let waiting = state.withLock { state -> [CheckedContinuation<Value, Never>] in
+                guard case let .running(waiting) = state else { return [] }
+                state = .done(value)
+                return waiting
+            }
+            for continuation in waiting { continuation.resume(returning: value) }
+        }
+    }
+
+    /// The result, once the work is done.
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Value? in
+                    switch state {
+                    case let .done(value): return value
+                    case var .running(waiting):
+                        waiting.append(continuation)
+                        state = .running(waiting)
+                        return nil
+                    }
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
