@@ -4,6 +4,11 @@ import Synchronization
 /// Batches handed from a producing thread to a consuming one, at most `capacity` waiting: the reader of a
 /// large file parses the next batches while the store writes the last, and never runs more than
 /// `capacity` batches ahead of it (which bounds the memory they take).
+///
+/// A batch the consumer is done with goes back (`giveBack`) and is freed by the producer (`freeGivenBack`),
+/// on the thread that allocated it. Freed by the consumer, each of a batch's thousands of strings went back
+/// to the producer's malloc arena under that arena's lock, against the producer's own allocations: 0.27 s of
+/// the store's writer (the import's critical path) for 100,000 FHIR resources.
 final class BatchHandoff<Batch: Sendable>: Sendable {
     enum Item: Sendable {
         case batch(Batch)
@@ -14,6 +19,7 @@ final class BatchHandoff<Batch: Sendable>: Sendable {
     }
 
     private let waiting = Mutex<[Item]>([])
+    private let givenBack = Mutex<[Batch]>([])
     private let stopped = Atomic<Bool>(false)
     private let items = DispatchSemaphore(value: 0)
     private let slots: DispatchSemaphore
@@ -44,6 +50,19 @@ final class BatchHandoff<Batch: Sendable>: Sendable {
         let item = waiting.withLock { $0.removeFirst() }
         slots.signal()
         return item
+    }
+
+    /// The consumer is done with `batch`: the producer frees it.
+    func giveBack(_ batch: Batch) {
+        givenBack.withLock { $0.append(batch) }
+    }
+
+    /// Frees, on the calling (producing) thread, the batches the consumer gave back. Those given back after
+    /// the producer's last call are freed with the handoff.
+    func freeGivenBack() {
+        var done: [Batch] = []
+        givenBack.withLock { swap(&done, &$0) }
+        // `done` goes here, outside the lock.
     }
 
     /// The consumer gives up: a producer waiting for room, or coming to `put` later, is told to stop.

@@ -28,6 +28,7 @@ enum StreamedFHIRImport {
             do {
                 while start < pending.count {
                     let end = min(start + batchResources, pending.count)
+                    handoff.freeGivenBack()
                     let entries = try pending.entries(start..<end, tally: &counted)
                     // False when the writer has stopped (the store failed): nothing more is wanted.
                     guard handoff.put(.batch(try store.prepare(entries))) else { return }
@@ -42,7 +43,9 @@ enum StreamedFHIRImport {
         let summary = try await store.importRecord(record, entries: { write in
             while true {
                 switch handoff.take() {
-                case .batch(let batch): try write(batch)
+                case .batch(let batch):
+                    try write(batch)
+                    handoff.giveBack(batch)
                 case .end: return
                 case .failed(let error): throw error
                 }

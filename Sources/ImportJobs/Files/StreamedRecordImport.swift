@@ -25,6 +25,7 @@ public enum StreamedRecordImport {
             struct Stopped: Error {}
             do {
                 try reading.file.readEntries(of: head) { batch in
+                    handoff.freeGivenBack()
                     guard handoff.put(.batch(try store.prepare(batch))) else { throw Stopped() }
                 }
                 handoff.put(.end)
@@ -44,6 +45,7 @@ public enum StreamedRecordImport {
                 case .batch(let batch):
                     try write(batch)
                     written += batch.count
+                    handoff.giveBack(batch)
                     progress(written)
                 case .end:
                     return
