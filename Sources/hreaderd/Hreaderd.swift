@@ -27,9 +27,9 @@ struct Hreaderd: AsyncParsableCommand {
     static func main() async {
         // Everything this process creates (database, WAL, sockets, exports) is for its user alone.
         umask(0o077)
-        MemoryTuning.apply()
         do {
             var command = try parseAsRoot()
+            MemoryTuning.apply(daemon: command is ServeCommand)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -82,6 +82,34 @@ struct JSONScannerTests {
         #expect(String(decoding: appended, as: UTF8.self) == "x" + compact)
     }
 
+    @Test("compaction copies long strings eight bytes at a time: a quote or backslash at every offset, multi-byte text, spaces")
+    func compactionOfLongStrings() {
+        // The same rule a byte at a time, as a reference.
+        func reference(_ bytes: [UInt8]) -> String {
+            var out: [UInt8] = []
+            var inString = false, escaped = false
+            for byte in bytes {
+                if inString {
+                    out.append(byte)
+                    if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                } else if ![0x20, 0x0A, 0x0D, 0x09].contains(byte) {
+                    if byte == 0x22 { inString = true }
+                    out.append(byte)
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        for offset in 0..<20 {
+            for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "é ü 漢"] {
+                let text = String(repeating: "a b", count: offset) + special + String(repeating: "xyz ", count: 5)
+                let source = Array(" {\n  \"k ey\" : \"\(text)\" ,\t\"n\" : [ \"\(special)\", 1.5e3 ] }\n".utf8)
+                let compact = source.withUnsafeBufferPointer { JSONCompaction.string($0) }
+                #expect(compact == reference(source), "offset \(offset), \(special)")
+                #expect(compact.hasPrefix(#"{"k ey":""#) && compact.hasSuffix("1.5e3]}"))
+            }
+        }
+    }
+
     @Test("line completeness: a whole object or array on one line, and nothing else")
     func balance() {
         #expect(JSONBalance.isCompleteValue(Array(#"{"a":"}{","b":[1]}"#.utf8)))

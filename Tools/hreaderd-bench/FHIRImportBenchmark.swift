@@ -97,3 +97,54 @@ enum FHIRImportBenchmark {
         }.joined(separator: ",") + "]"
     }
 }
+
+/// The FHIR import's steps on one thread, without the store's writer: the file read (its JSON checked, its
+/// resources found), the input assembled (resources indexed and grouped by person), the resources mapped to
+/// entries, and the entries made ready to write (codes, digest, timeline JSON). What the reading thread does
+/// while the writer writes, timed step by step.
+enum FHIRStepsBenchmark {
+    static func run(resources: Int = 100_000) throws {
+        let bundle = SyntheticRecords(seed: 2012).fhirBundle(entries: resources - 1, members: 1)
+        let directory = NSTemporaryDirectory() + "hreaderd-fhir-steps-\(getpid())"
+        try? FileManager.default.removeItem(atPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fast = ScryptParameters(logN: 10, r: 8, p: 1)
+        let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
+                                          passwordParameters: fast, recoveryParameters: fast, options: .timeline)
+        defer { store.close() }
+        var rows: [[Double]] = []
+        for _ in 0..<5 {
+            var times: [Double] = []
+            var start = DispatchTime.now()
+            let file = try FHIRInput.read(bundle, name: "bundle.json")
+            times.append(StoreBenchmark.seconds(since: start)); start = DispatchTime.now()
+            let read = FHIRReader(mapsWhileWritingFrom: 1).assemble([file])
+            times.append(StoreBenchmark.seconds(since: start))
+            guard let pending = read.patients.first?.pending else { throw FHIRImportBenchmark.BenchmarkFailure("no pending entries") }
+            var tally = FHIRPendingEntries.Tally()
+            var mapSeconds = 0.0, prepareSeconds = 0.0
+            var batches: [Store.PreparedEntries] = []
+            var from = 0
+            while from < pending.count {
+                let to = min(from + 2_048, pending.count)
+                start = DispatchTime.now()
+                let entries = try pending.entries(from..<to, tally: &tally)
+                mapSeconds += StoreBenchmark.seconds(since: start); start = DispatchTime.now()
+                batches.append(try store.prepare(entries))
+                prepareSeconds += StoreBenchmark.seconds(since: start)
+                from = to
+            }
+            times += [mapSeconds, prepareSeconds]
+            start = DispatchTime.now()
+            batches = []
+            times.append(StoreBenchmark.seconds(since: start))
+            rows.append(times)
+        }
+        print("")
+        print("FHIR import steps on one thread, \(resources) resources (median of 5): seconds")
+        for (column, name) in ["read", "assemble", "map", "prepare", "free"].enumerated() {
+            let sorted = rows.map { $0[column] }.sorted()
+            print(StoreBenchmark.pad(name, 12) + String(format: "%.3f", sorted[sorted.count / 2]))
+        }
+    }
+}

@@ -1,11 +1,12 @@
 // hreaderd-bench: prints the store's and the import's figures.
-// Usage: hreaderd-bench [store] [import] [fhir] [ccda] [search] [backup] [timeline] [sync] [--json FILE]   (no section named: all of them)
+// Usage: hreaderd-bench [store] [import] [fhir] [fhir-steps] [ccda] [search] [backup] [timeline] [sync] [--json FILE]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
 // fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
+// fhir-steps: the 100,000-resource bundle's reading, assembly, mapping and preparing on one thread, without the writer.
 // ccda:   C-CDA import: the largest shared document and a 1 MB document made from it, documents/s and MB/s.
 // search: one-word and prefix queries on a generated 100,000-entry patient (p50, p99), import and size with and without the index.
 // backup: hreaderd backup of a store with a generated 100,000-entry patient: time, size, verify and restore.
@@ -27,7 +28,7 @@ while index < arguments.count {
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "fhir", "ccda", "search", "backup", "timeline", "sync"] }
+if sections.isEmpty { sections = ["store", "import", "fhir", "fhir-steps", "ccda", "search", "backup", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -45,6 +46,9 @@ do {
         let results = try await FHIRImportBenchmark.run()
         FHIRImportBenchmark.printTable(results)
         json.append(#""fhir":"# + FHIRImportBenchmark.json(results))
+    }
+    if sections.contains("fhir-steps") {
+        try FHIRStepsBenchmark.run()
     }
     if sections.contains("ccda") {
         let results = try await CCDAImportBenchmark.run()

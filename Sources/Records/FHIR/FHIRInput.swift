@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Turns the bytes of one file into FHIR resources, whatever its shape, decided from the content and
 /// never from the file name: a `Bundle` of any type (its `entry[].resource`s), NDJSON (one resource a
 /// line, as in Bulk Data exports), or a single resource.
@@ -148,7 +153,11 @@ public enum FHIRInput {
     private static func ndjsonFirstLineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var lineStart = start
         while lineStart < bytes.count, isSpace(bytes[lineStart]) { lineStart += 1 }
-        guard let newline = (lineStart..<bytes.count).first(where: { bytes[$0] == 0x0A }) else { return nil }
+        // memchr: a bundle is one line or has its first newline far in, and a loop a byte at a time over a
+        // 57 MB bundle was a tenth of its reading.
+        guard let base = bytes.baseAddress, lineStart < bytes.count,
+              let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { return nil }
+        let newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
         // A second line first (cheap): a one-line bundle of 50 MB is not copied and balanced for nothing.
         guard (newline..<bytes.count).contains(where: { !isSpace(bytes[$0]) }) else { return nil }
         guard JSONBalance.isCompleteValue(Array(bytes[lineStart..<newline])) else { return nil }
@@ -162,8 +171,10 @@ public enum FHIRInput {
         var number = 0
         while lineStart < bytes.count {
             number += 1
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var lineEnd = bytes.count
+            if let base = bytes.baseAddress, let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
+                lineEnd = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            }
             defer { lineStart = lineEnd + 1 }
             guard (lineStart..<lineEnd).contains(where: { !isSpace(bytes[$0]) }) else { continue }
             guard file.resources.count < limits.maxResources else {
