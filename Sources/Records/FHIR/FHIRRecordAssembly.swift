@@ -22,35 +22,68 @@ struct FHIRRecordAssembly {
     }
 
     mutating func patients() -> [FHIRReader.Patient] {
-        var groups: [String: Group] = [:]
-        var groupOrder: [String] = []
+        // Groups in the order they were first met, found by key.
+        var groups: [Group] = []
+        var groupKeys: [String] = []
+        var groupIndex: [String: Int] = [:]
         var orphans: [FHIRResource] = []
-        func group(_ key: String) -> String {
-            if groups[key] == nil { groups[key] = Group(); groupOrder.append(key) }
-            return key
+        func group(_ key: String) -> Int {
+            if let found = groupIndex[key] { return found }
+            groups.append(Group())
+            groupKeys.append(key)
+            groupIndex[key] = groups.count - 1
+            return groups.count - 1
         }
         for resource in index.resources where resource.type == "Patient" {
-            groups[group(resource.key)]?.patientResource = resource
+            groups[group(resource.key)].patientResource = resource
         }
+        // Most of an input's resources name the same patient the same way: the last reference's owner is
+        // kept, and a resource that names it again costs a comparison instead of lookups by hash.
+        var last: (reference: String, owner: Owner, group: Int?)?
         for resource in index.resources where resource.type != "Patient" {
-            switch owner(of: resource) {
-            case let .patient(key, display):
-                let key = group(key)
-                groups[key]?.members.append(resource)
-                if groups[key]?.referenceDisplay == nil { groups[key]?.referenceDisplay = display }
+            let owner: Owner
+            var at: Int?
+            let reference = Self.plainReference(of: resource)
+            if let reference, let last, last.reference == reference.target {
+                at = last.group
+                if case let .patient(key, _) = last.owner { owner = .patient(key, display: reference.display) } else { owner = last.owner }
+            } else {
+                owner = self.owner(of: resource)
+                if case let .patient(key, _) = owner { at = group(key) }
+                if let reference { last = (reference.target, owner, at) }
+            }
+            switch owner {
+            case let .patient(_, display):
+                guard let at else { continue }
+                groups[at].members.append(resource)
+                if groups[at].referenceDisplay == nil { groups[at].referenceDisplay = display }
             case .none:
                 orphans.append(resource)
             case .notAPatient:
                 unowned[resource.type, default: 0] += 1
             }
         }
-        if groupOrder.count == 1 {
-            groups[groupOrder[0]]?.members.append(contentsOf: orphans)
+        if groups.count == 1 {
+            groups[0].members.append(contentsOf: orphans)
         } else {
             for resource in orphans { unowned[resource.type, default: 0] += 1 }
         }
-        return groupOrder.map { key in patient(key, groups[key]!) }
+        return groups.indices.map { patient(groupKeys[$0], groups[$0]) }
     }
+
+    /// The target and display of the first patient reference, when it is a reference a resource of its own
+    /// does not change the meaning of (not `#id`, which names something the resource contains).
+    private static func plainReference(of resource: FHIRResource) -> (target: String, display: String?)? {
+        for member in resource.patientReferences {
+            guard case let .object(reference) = member.value else { continue }
+            guard case let .string(target)? = reference["reference"] else { continue }
+            guard !target.hasPrefix("#") else { return nil }
+            let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
+            return (target, display)
+        }
+        return nil
+    }
+
 
     private enum Owner {
         /// The group key: the `Patient` resource's key, or the reference of one not in the input.
