@@ -84,7 +84,6 @@ struct FHIRRecordAssembly {
         return nil
     }
 
-
     private enum Owner {
         /// The group key: the `Patient` resource's key, or the reference of one not in the input.
         case patient(String, display: String?)
