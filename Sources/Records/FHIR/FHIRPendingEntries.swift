@@ -10,9 +10,9 @@ public struct FHIRPendingEntries: Sendable {
     /// Resources to map.
     public var count: Int { members.count }
 
-    /// What the mapped resources gave, added up batch by batch for the report.
+    /// What the mapped resources gave that the store's summary does not count, added up batch by batch for
+    /// the report. (The entries shown are counted by the store as it writes them.)
     public struct Tally: Sendable, Equatable {
-        public var shown: [EntryType: Int] = [:]
         public var enteredInError = 0
         public init() {}
     }
@@ -30,7 +30,6 @@ public struct FHIRPendingEntries: Sendable {
             }
             switch mapped {
             case let .entries(entries):
-                for entry in entries { tally.shown[entry.type, default: 0] += 1 }
                 out.append(contentsOf: entries)
             case .enteredInError:
                 tally.enteredInError += 1

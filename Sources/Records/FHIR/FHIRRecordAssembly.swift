@@ -38,25 +38,26 @@ struct FHIRRecordAssembly {
             groups[group(resource.key)].patientResource = resource
         }
         // Most of an input's resources name the same patient the same way: the last reference's owner is
-        // kept, and a resource that names it again costs a comparison instead of lookups by hash.
-        var last: (reference: String, owner: Owner, group: Int?)?
+        // kept, and a resource that names it again costs a comparison instead of lookups by hash. (`#id`
+        // names something inside the resource itself, so it is never reused.)
+        var last: (target: String, owner: Owner, group: Int?)?
         for resource in index.resources where resource.type != "Patient" {
+            let reference = Self.patientReference(of: resource)
+            let reusable = reference.map { !$0.target.hasPrefix("#") } ?? false
             let owner: Owner
-            var at: Int?
-            let reference = Self.plainReference(of: resource)
-            if let reference, let last, last.reference == reference.target {
-                at = last.group
-                if case let .patient(key, _) = last.owner { owner = .patient(key, display: reference.display) } else { owner = last.owner }
+            let at: Int?
+            if reusable, let reference, let last, last.target == reference.target {
+                (owner, at) = (last.owner, last.group)
             } else {
-                owner = self.owner(of: resource)
-                if case let .patient(key, _) = owner { at = group(key) }
-                if let reference { last = (reference.target, owner, at) }
+                owner = self.owner(of: resource, reference: reference)
+                if case let .patient(key) = owner { at = group(key) } else { at = nil }
+                if reusable, let reference { last = (reference.target, owner, at) }
             }
             switch owner {
-            case let .patient(_, display):
+            case .patient:
                 guard let at else { continue }
                 groups[at].members.append(resource)
-                if groups[at].referenceDisplay == nil { groups[at].referenceDisplay = display }
+                if groups[at].referenceDisplay == nil { groups[at].referenceDisplay = reference?.display }
             case .none:
                 orphans.append(resource)
             case .notAPatient:
@@ -71,13 +72,10 @@ struct FHIRRecordAssembly {
         return groups.indices.map { patient(groupKeys[$0], groups[$0]) }
     }
 
-    /// The target and display of the first patient reference, when it is a reference a resource of its own
-    /// does not change the meaning of (not `#id`, which names something the resource contains).
-    private static func plainReference(of resource: FHIRResource) -> (target: String, display: String?)? {
+    /// The target and display of the first member naming the resource's patient that is a reference.
+    private static func patientReference(of resource: FHIRResource) -> (target: String, display: String?)? {
         for member in resource.patientReferences {
-            guard case let .object(reference) = member.value else { continue }
-            guard case let .string(target)? = reference["reference"] else { continue }
-            guard !target.hasPrefix("#") else { return nil }
+            guard case let .object(reference) = member.value, case let .string(target)? = reference["reference"] else { continue }
             let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
             return (target, display)
         }
@@ -86,28 +84,25 @@ struct FHIRRecordAssembly {
 
     private enum Owner {
         /// The group key: the `Patient` resource's key, or the reference of one not in the input.
-        case patient(String, display: String?)
+        case patient(String)
         case none
         case notAPatient
     }
 
-    private func owner(of resource: FHIRResource) -> Owner {
-        for member in resource.patientReferences {
-            guard case let .object(reference) = member.value else { continue }
-            let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
-            guard case let .string(target)? = reference["reference"] else { continue }
-            if let found = index.resolve(target, from: resource) {
-                return found.type == "Patient" ? .patient(found.key, display: display) : .notAPatient
-            }
-            if let key = FHIRResourceIndex.typeAndID(target) {
-                return key.hasPrefix("Patient/") ? .patient(key, display: display) : .notAPatient
-            }
-            // `urn:uuid:` of something not in the input: a patient by the reference alone.
-            return .patient("Patient/" + target, display: display)
+    private func owner(of resource: FHIRResource, reference: (target: String, display: String?)?) -> Owner {
+        guard let target = reference?.target else {
+            // Medication, Organization, Practitioner… are nobody's; clinical resources without a subject are
+            // the input's patient's, when it has one.
+            return Self.nobodysTypes.contains(resource.type) ? .notAPatient : .none
         }
-        // Medication, Organization, Practitioner… are nobody's; clinical resources without a subject are
-        // the input's patient's, when it has one.
-        return Self.nobodysTypes.contains(resource.type) ? .notAPatient : .none
+        if let found = index.resolve(target, from: resource) {
+            return found.type == "Patient" ? .patient(found.key) : .notAPatient
+        }
+        if let key = FHIRResourceIndex.typeAndID(target) {
+            return key.hasPrefix("Patient/") ? .patient(key) : .notAPatient
+        }
+        // `urn:uuid:` of something not in the input: a patient by the reference alone.
+        return .patient("Patient/" + target)
     }
 
     static let nobodysTypes: Set<String> = [

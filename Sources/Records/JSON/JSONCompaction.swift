@@ -28,12 +28,13 @@ enum JSONCompaction {
         var i = 0
         let count = slice.count
         while i < count {
-            // Inside a string, eight bytes at a time while none of them is a quote or a backslash: most of
-            // a resource's bytes are in its strings (valid JSON has no control bytes there).
+            // Inside a string, eight bytes at a time while none of them is a quote or a backslash (the
+            // scanner's test, which also stops at control bytes; checked JSON has none in a string): most of
+            // a resource's bytes are in its strings.
             if inString, let source = slice.baseAddress, let target = buffer.baseAddress {
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                    guard !Self.hasQuoteOrBackslash(word) else { break }
+                    guard !JSONScanner.mayEndString(word) else { break }
                     // `written` never passes `i`, and the buffer is at least `count` long.
                     UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
                     written += 8
@@ -68,15 +69,5 @@ enum JSONCompaction {
             i += 1
         }
         return written
-    }
-
-    /// Whether any of eight bytes is a quote or a backslash (SWAR: a byte that is zero after the XOR sets
-    /// its high bit in the result).
-    @inline(__always)
-    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & 0x8080_8080_8080_8080 != 0
     }
 }
