@@ -62,10 +62,16 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // A pass-through SQLite VFS whose main database file can write behind, for one large transaction
+        // at a time (the store's `Database.withWriteBehind`): encryption and the kernel's copy on two cores.
+        .target(
+            name: "CWriteBehind",
+            dependencies: ["CSQLCipher"]
+        ),
         // The encrypted store: SQLCipher binding, key vault, migrations, the entry model, queries.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "CLibCrypto", "CZlib"]
+            dependencies: ["CSQLCipher", "CLibCrypto", "CZlib", "CWriteBehind"]
         ),
         // The HTTP/1.1 server on SwiftNIO; knows nothing of health data.
         .target(

@@ -17,7 +17,8 @@ extension Database {
         // Should turning WAL on again fail (another process opened the database in the instant between
         // the commit and this), that process, like every connection that opens the database, turns it on.
         defer { if inPlace { _ = try? scalar("PRAGMA journal_mode = WAL", as: String.self) } }
-        return try body(inPlace)
+        guard inPlace else { return try body(false) }
+        return try withWriteBehind { try body(true) }
     }
 
     /// Whether the connection left WAL for a rollback journal: false, at once, when another connection
