@@ -7,8 +7,8 @@
 //
 // The rule that keeps it as safe as writing in place: every operation other than a write of the file
 // that writes behind (a read, a sync, a lock or unlock, a truncate, the size, a file control, any
-// operation on any other file of this VFS, opening or deleting a file) first waits until every write
-// asked for before it is done. The files therefore always hold a prefix of the operations SQLite asked
+// operation on any other file of this VFS, opening or deleting a file; only questions that do not touch a
+// file, such as its sector size, do not wait) first waits until every write asked for before it is done. The files therefore always hold a prefix of the operations SQLite asked
 // for, in its order, so a process killed at any moment leaves what a kill a little earlier would have
 // left: the journal is not truncated, and no lock is given up, before the pages it covers are written; a
 // sync syncs them. Another process sees the file only through locks, which wait too. A write that fails
