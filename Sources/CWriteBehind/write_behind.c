@@ -1,19 +1,25 @@
 // Write-behind for the main database file of one large transaction at a time.
 //
 // Why: a large import's commit hands SQLite tens of thousands of pages, each encrypted by SQLCipher and
-// then written with pwrite, whose copy into the page cache costs as much as the encryption. With
-// write-behind on, the writer copies each encrypted page into a ring and goes on; a second thread
+// then written with pwrite, whose copy into the page cache costs about half as much as the encryption.
+// With write-behind on, the writer copies each encrypted page into a ring and goes on; a second thread
 // writes the ring out, so encryption and the kernel's copy run on two cores at once.
 //
 // The rule that keeps it as safe as writing in place: every operation other than a write of the file
 // that writes behind (a read, a sync, a lock or unlock, a truncate, the size, a file control, any
 // operation on any other file of this VFS, opening or deleting a file; only questions that do not touch a
-// file, such as its sector size, do not wait) first waits until every write asked for before it is done. The files therefore always hold a prefix of the operations SQLite asked
-// for, in its order, so a process killed at any moment leaves what a kill a little earlier would have
-// left: the journal is not truncated, and no lock is given up, before the pages it covers are written; a
-// sync syncs them. Another process sees the file only through locks, which wait too. A write that fails
-// is answered by the next operation that waits (the sync of the commit, at the latest), as SQLite's own
-// write would have been, and write-behind stops for the rest of the transaction.
+// file, such as its sector size, do not wait) first waits until every write asked for before it is done.
+// The files therefore always hold a prefix of the operations SQLite asked for, in its order, so a process
+// killed at any moment leaves what a kill a little earlier would have left: the journal is not truncated,
+// and no lock is given up, before the pages it covers are written; a sync syncs them. Another process sees
+// the file only through locks, which wait too.
+//
+// A write that fails drops the pages queued behind it (the file still holds a prefix), and write-behind
+// stops for the rest of the transaction. Its error is kept until an operation on the same file whose
+// answer SQLite acts on (a write, read, sync, truncate, size or lock) takes it: at the latest the sync of
+// the commit (`withWriteBehind` needs `synchronous` on), so the transaction fails and rolls back as it
+// would have had the write failed in place. Operations that give something up (an unlock, a close, an
+// unmap) always go on after waiting, whatever the writes met.
 #include "write_behind.h"
 
 #include <pthread.h>
@@ -21,10 +27,10 @@
 #include <string.h>
 #include <sqlcipher/sqlite3.h>
 
-// Pages held at once: 4 MiB at 4 KiB pages, a few milliseconds of a commit. The writer waits when it is full.
-#define RING_SLOTS 1024
+// The ring's size: 4 MiB (1,024 pages of 4 KiB), a few milliseconds of a commit. The writer waits when it is full.
+#define RING_BYTES (4 << 20)
 // The most bytes the writing thread hands to one write, when pages follow each other in the file: the
-// default VFS writes at most 0x1ffff bytes a call (more is a short write, which SQLite takes for a full disk).
+// default VFS masks a write's length to 17 bits (0x20000 bytes would be written as none).
 #define RUN_BYTES 0x1ffff
 
 typedef struct WBFile {
@@ -37,15 +43,15 @@ typedef struct WBFile {
 // The ring of pages waiting to be written, of the one file that writes behind. Guarded by `lock`.
 typedef struct Ring {
     WBFile *file;
-    int pageSize;
+    int pageSize, slots;
     unsigned char *pages;
     sqlite3_int64 *offsets;
     int head, count;      // slots [head, head + count) hold pages not yet written (the first may be being written)
-    int error;            // the first error a write met, not yet answered
+    int error;            // the error a write met, until an operation on the file takes it
     int failed;           // a write failed: the rest of the transaction writes in place
     int stop;
-    int writerWaiting;    // the thread waits for work
-    int othersWaiting;    // someone waits for room or for the ring to empty
+    int writerWaiting;    // the writing thread waits for work
+    int othersWaiting;    // threads waiting for room or for the ring to empty
     pthread_t thread;
     pthread_cond_t work, done;
 } Ring;
@@ -67,40 +73,49 @@ static void *writeOut(void *argument) {
         if (ring->count == 0) break;
         // A run of pages that follow each other in the file and in the ring goes out in one write.
         int first = ring->head, n = 1, most = RUN_BYTES / ring->pageSize;
-        while (n < ring->count && n < most && first + n < RING_SLOTS
+        while (n < ring->count && n < most && first + n < ring->slots
                && ring->offsets[first + n] == ring->offsets[first] + (sqlite3_int64)n * ring->pageSize) n++;
         pthread_mutex_unlock(&lock);
         sqlite3_file *real = ring->file->real;
         int rc = real->pMethods->xWrite(real, ring->pages + (size_t)first * ring->pageSize, n * ring->pageSize,
                                         ring->offsets[first]);
         pthread_mutex_lock(&lock);
-        if (rc != SQLITE_OK && ring->error == SQLITE_OK) ring->error = rc;
-        ring->head = (ring->head + n) % RING_SLOTS;
+        ring->head = (ring->head + n) % ring->slots;
         ring->count -= n;
+        if (rc != SQLITE_OK) {
+            // What was asked for after the failed write is not written: the file keeps a prefix.
+            if (ring->error == SQLITE_OK) ring->error = rc;
+            ring->failed = 1;
+            ring->head = (ring->head + ring->count) % ring->slots;
+            ring->count = 0;
+        }
         if (ring->othersWaiting) pthread_cond_broadcast(&ring->done);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
 }
 
-// Waits, with `lock` held, until every page of the ring is written; answers the first error a write met
-// (once: it is then the caller's).
-static int drainLocked(Ring *ring) {
-    while (ring->count > 0) {
-        ring->othersWaiting++;
-        pthread_cond_wait(&ring->done, &lock);
-        ring->othersWaiting--;
-    }
+// Waits, with `lock` held, until every page of the ring is written. `takesError`: the caller is an
+// operation on the ring's file whose answer SQLite acts on, and answers the error a write met, if any.
+static int waitEmptyLocked(Ring *ring, int takesError) {
+    ring->othersWaiting++;
+    while (ring->count > 0) pthread_cond_wait(&ring->done, &lock);
+    ring->othersWaiting--;
+    // `stopRing` frees the ring once no one waits on it any more.
+    if (ring->stop && ring->othersWaiting == 0) pthread_cond_broadcast(&ring->done);
+    if (!takesError || ring->error == SQLITE_OK) return SQLITE_OK;
     int rc = ring->error;
-    if (rc != SQLITE_OK) { ring->error = SQLITE_OK; ring->failed = 1; }
+    ring->error = SQLITE_OK;
     return rc;
 }
 
-// What every operation but a write behind does first.
-static int drain(void) {
+// What every operation but a write behind does first; `file`: the file it is on (NULL: the VFS's),
+// `acts`: SQLite acts on its answer (it takes the error of a write of that file).
+static int waitForWrites(sqlite3_file *file, int acts) {
     if (__atomic_load_n(&active, __ATOMIC_ACQUIRE) == NULL) return SQLITE_OK;
     pthread_mutex_lock(&lock);
-    int rc = active ? drainLocked(active) : SQLITE_OK;
+    Ring *ring = active;
+    int rc = ring ? waitEmptyLocked(ring, acts && file && ring->file == (WBFile *)file) : SQLITE_OK;
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -120,12 +135,18 @@ static int startRing(WBFile *file, int pageSize) {
     if (active) { pthread_mutex_unlock(&lock); return SQLITE_BUSY; }
     Ring *ring = calloc(1, sizeof(Ring));
     if (!ring) { pthread_mutex_unlock(&lock); return SQLITE_NOMEM; }
+    if (pthread_cond_init(&ring->work, NULL) != 0) { free(ring); pthread_mutex_unlock(&lock); return SQLITE_NOMEM; }
+    if (pthread_cond_init(&ring->done, NULL) != 0) {
+        pthread_cond_destroy(&ring->work);
+        free(ring);
+        pthread_mutex_unlock(&lock);
+        return SQLITE_NOMEM;
+    }
     ring->file = file;
     ring->pageSize = pageSize;
-    ring->pages = malloc((size_t)RING_SLOTS * pageSize);
-    ring->offsets = malloc(RING_SLOTS * sizeof(sqlite3_int64));
-    pthread_cond_init(&ring->work, NULL);
-    pthread_cond_init(&ring->done, NULL);
+    ring->slots = RING_BYTES / pageSize;
+    ring->pages = malloc((size_t)ring->slots * pageSize);
+    ring->offsets = malloc((size_t)ring->slots * sizeof(sqlite3_int64));
     if (!ring->pages || !ring->offsets || pthread_create(&ring->thread, NULL, writeOut, ring) != 0) {
         freeRing(ring);
         pthread_mutex_unlock(&lock);
@@ -136,14 +157,17 @@ static int startRing(WBFile *file, int pageSize) {
     return SQLITE_OK;
 }
 
+// Waits for every write, stops the thread and frees the ring once no other thread waits on it; answers
+// the error a write met that no operation took.
 static int stopRing(WBFile *file) {
     pthread_mutex_lock(&lock);
     Ring *ring = active;
     if (!ring || ring->file != file) { pthread_mutex_unlock(&lock); return SQLITE_OK; }
-    int rc = drainLocked(ring);
+    int rc = waitEmptyLocked(ring, 1);
     ring->stop = 1;
     pthread_cond_signal(&ring->work);
     __atomic_store_n(&active, NULL, __ATOMIC_RELEASE);
+    while (ring->othersWaiting > 0) pthread_cond_wait(&ring->done, &lock);
     pthread_mutex_unlock(&lock);
     pthread_join(ring->thread, NULL);
     freeRing(ring);
@@ -153,53 +177,61 @@ static int stopRing(WBFile *file) {
 // MARK: The file's methods: a write may go behind; everything else waits, then is the real file's.
 
 #define REAL(f) (((WBFile *)(f))->real)
-#define DRAINED(call) do { int rc_ = drain(); if (rc_ != SQLITE_OK) return rc_; return (call); } while (0)
+// An operation whose answer SQLite acts on: it answers a write's error instead of going on.
+#define ACTING(f, call) do { int rc_ = waitForWrites((f), 1); if (rc_ != SQLITE_OK) return rc_; return (call); } while (0)
+// Any other: it waits, then always goes on (an unlock or a close skipped would hold the file).
+#define AFTER_WRITES(f, call) do { waitForWrites((f), 0); return (call); } while (0)
 
 static int wbClose(sqlite3_file *f) {
     int rc = stopRing((WBFile *)f);
-    drain();
+    waitForWrites(f, 0);
     int closed = REAL(f)->pMethods ? REAL(f)->pMethods->xClose(REAL(f)) : SQLITE_OK;
     return rc != SQLITE_OK ? rc : closed;
 }
 
 static int wbRead(sqlite3_file *f, void *buffer, int amount, sqlite3_int64 offset) {
-    DRAINED(REAL(f)->pMethods->xRead(REAL(f), buffer, amount, offset));
+    ACTING(f, REAL(f)->pMethods->xRead(REAL(f), buffer, amount, offset));
 }
 
 static int wbWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int64 offset) {
     if (__atomic_load_n(&active, __ATOMIC_ACQUIRE) != NULL) {
         pthread_mutex_lock(&lock);
         Ring *ring = active;
-        if (ring && ring->file == (WBFile *)f && !ring->failed && ring->error == SQLITE_OK && amount == ring->pageSize) {
-            while (ring->count == RING_SLOTS) {
-                ring->othersWaiting++;
-                pthread_cond_wait(&ring->done, &lock);
-                ring->othersWaiting--;
+        int rc = SQLITE_OK;
+        if (ring && ring->file == (WBFile *)f) {
+            if (!ring->failed && amount == ring->pageSize) {
+                while (ring->count == ring->slots && !ring->failed) {
+                    ring->othersWaiting++;
+                    pthread_cond_wait(&ring->done, &lock);
+                    ring->othersWaiting--;
+                }
+                if (!ring->failed) {
+                    int slot = (ring->head + ring->count) % ring->slots;
+                    memcpy(ring->pages + (size_t)slot * ring->pageSize, buffer, amount);
+                    ring->offsets[slot] = offset;
+                    ring->count++;
+                    ring->file->pagesBehind++;
+                    if (ring->writerWaiting) pthread_cond_signal(&ring->work);
+                    pthread_mutex_unlock(&lock);
+                    return SQLITE_OK;
+                }
             }
-            if (ring->error == SQLITE_OK) {
-                int slot = (ring->head + ring->count) % RING_SLOTS;
-                memcpy(ring->pages + (size_t)slot * ring->pageSize, buffer, amount);
-                ring->offsets[slot] = offset;
-                ring->count++;
-                ring->file->pagesBehind++;
-                if (ring->writerWaiting) pthread_cond_signal(&ring->work);
-                pthread_mutex_unlock(&lock);
-                return SQLITE_OK;
-            }
+            rc = waitEmptyLocked(ring, 1);
+        } else if (ring) {
+            waitEmptyLocked(ring, 0);
         }
-        int rc = ring ? drainLocked(ring) : SQLITE_OK;
         pthread_mutex_unlock(&lock);
         if (rc != SQLITE_OK) return rc;
     }
     return REAL(f)->pMethods->xWrite(REAL(f), buffer, amount, offset);
 }
 
-static int wbTruncate(sqlite3_file *f, sqlite3_int64 size) { DRAINED(REAL(f)->pMethods->xTruncate(REAL(f), size)); }
-static int wbSync(sqlite3_file *f, int flags) { DRAINED(REAL(f)->pMethods->xSync(REAL(f), flags)); }
-static int wbFileSize(sqlite3_file *f, sqlite3_int64 *size) { DRAINED(REAL(f)->pMethods->xFileSize(REAL(f), size)); }
-static int wbLock(sqlite3_file *f, int level) { DRAINED(REAL(f)->pMethods->xLock(REAL(f), level)); }
-static int wbUnlock(sqlite3_file *f, int level) { DRAINED(REAL(f)->pMethods->xUnlock(REAL(f), level)); }
-static int wbCheckReservedLock(sqlite3_file *f, int *out) { DRAINED(REAL(f)->pMethods->xCheckReservedLock(REAL(f), out)); }
+static int wbTruncate(sqlite3_file *f, sqlite3_int64 size) { ACTING(f, REAL(f)->pMethods->xTruncate(REAL(f), size)); }
+static int wbSync(sqlite3_file *f, int flags) { ACTING(f, REAL(f)->pMethods->xSync(REAL(f), flags)); }
+static int wbFileSize(sqlite3_file *f, sqlite3_int64 *size) { ACTING(f, REAL(f)->pMethods->xFileSize(REAL(f), size)); }
+static int wbLock(sqlite3_file *f, int level) { ACTING(f, REAL(f)->pMethods->xLock(REAL(f), level)); }
+static int wbUnlock(sqlite3_file *f, int level) { AFTER_WRITES(f, REAL(f)->pMethods->xUnlock(REAL(f), level)); }
+static int wbCheckReservedLock(sqlite3_file *f, int *out) { ACTING(f, REAL(f)->pMethods->xCheckReservedLock(REAL(f), out)); }
 
 static int wbFileControl(sqlite3_file *f, int op, void *argument) {
     if (op == HREADERD_FCNTL_WRITE_BEHIND) {
@@ -212,22 +244,23 @@ static int wbFileControl(sqlite3_file *f, int op, void *argument) {
         pthread_mutex_unlock(&lock);
         return SQLITE_OK;
     }
-    DRAINED(REAL(f)->pMethods->xFileControl(REAL(f), op, argument));
+    // SQLite ignores the answer of some (hints): a write's error waits for the sync that follows.
+    AFTER_WRITES(f, REAL(f)->pMethods->xFileControl(REAL(f), op, argument));
 }
 
 static int wbSectorSize(sqlite3_file *f) { return REAL(f)->pMethods->xSectorSize(REAL(f)); }
 static int wbDeviceCharacteristics(sqlite3_file *f) { return REAL(f)->pMethods->xDeviceCharacteristics(REAL(f)); }
 
 static int wbShmMap(sqlite3_file *f, int region, int size, int extend, void volatile **out) {
-    DRAINED(REAL(f)->pMethods->xShmMap(REAL(f), region, size, extend, out));
+    AFTER_WRITES(f, REAL(f)->pMethods->xShmMap(REAL(f), region, size, extend, out));
 }
-static int wbShmLock(sqlite3_file *f, int offset, int n, int flags) { DRAINED(REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags)); }
-static void wbShmBarrier(sqlite3_file *f) { drain(); REAL(f)->pMethods->xShmBarrier(REAL(f)); }
-static int wbShmUnmap(sqlite3_file *f, int deleteFlag) { DRAINED(REAL(f)->pMethods->xShmUnmap(REAL(f), deleteFlag)); }
+static int wbShmLock(sqlite3_file *f, int offset, int n, int flags) { AFTER_WRITES(f, REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags)); }
+static void wbShmBarrier(sqlite3_file *f) { waitForWrites(f, 0); REAL(f)->pMethods->xShmBarrier(REAL(f)); }
+static int wbShmUnmap(sqlite3_file *f, int deleteFlag) { AFTER_WRITES(f, REAL(f)->pMethods->xShmUnmap(REAL(f), deleteFlag)); }
 static int wbFetch(sqlite3_file *f, sqlite3_int64 offset, int amount, void **out) {
-    DRAINED(REAL(f)->pMethods->xFetch(REAL(f), offset, amount, out));
+    AFTER_WRITES(f, REAL(f)->pMethods->xFetch(REAL(f), offset, amount, out));
 }
-static int wbUnfetch(sqlite3_file *f, sqlite3_int64 offset, void *page) { DRAINED(REAL(f)->pMethods->xUnfetch(REAL(f), offset, page)); }
+static int wbUnfetch(sqlite3_file *f, sqlite3_int64 offset, void *page) { AFTER_WRITES(f, REAL(f)->pMethods->xUnfetch(REAL(f), offset, page)); }
 
 // One table per version of the real file's methods, so SQLite never calls a method the real file lacks.
 #define METHODS(version) { version, wbClose, wbRead, wbWrite, wbTruncate, wbSync, wbFileSize, wbLock, wbUnlock, \
@@ -238,13 +271,12 @@ static const sqlite3_io_methods methods[3] = { METHODS(1), METHODS(2), METHODS(3
 // MARK: The VFS: the default one's, with the file wrapped.
 
 static int wbOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *outFlags) {
-    int rc = drain();
-    if (rc != SQLITE_OK) return rc;
+    waitForWrites(NULL, 0);
     WBFile *file = (WBFile *)f;
     memset(file, 0, sizeof(WBFile));
     file->real = (sqlite3_file *)&file[1];
     file->isMainDB = (flags & SQLITE_OPEN_MAIN_DB) != 0;
-    rc = realVFS(vfs)->xOpen(realVFS(vfs), name, file->real, flags, outFlags);
+    int rc = realVFS(vfs)->xOpen(realVFS(vfs), name, file->real, flags, outFlags);
     const sqlite3_io_methods *real = file->real->pMethods;
     if (real) {
         int version = real->iVersion < 1 ? 1 : real->iVersion > 3 ? 3 : real->iVersion;
@@ -256,10 +288,10 @@ static int wbOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags
 }
 
 static int wbDelete(sqlite3_vfs *vfs, const char *name, int syncDir) {
-    DRAINED(realVFS(vfs)->xDelete(realVFS(vfs), name, syncDir));
+    AFTER_WRITES(NULL, realVFS(vfs)->xDelete(realVFS(vfs), name, syncDir));
 }
 static int wbAccess(sqlite3_vfs *vfs, const char *name, int flags, int *out) {
-    DRAINED(realVFS(vfs)->xAccess(realVFS(vfs), name, flags, out));
+    AFTER_WRITES(NULL, realVFS(vfs)->xAccess(realVFS(vfs), name, flags, out));
 }
 static int wbFullPathname(sqlite3_vfs *vfs, const char *name, int n, char *out) {
     return realVFS(vfs)->xFullPathname(realVFS(vfs), name, n, out);

@@ -64,6 +64,31 @@ struct WriteBehindTests {
         #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
     }
 
+    @Test("a connection that does not sync (synchronous = OFF) writes in place: a write's error could reach SQLite only with a sync")
+    func notWithoutSyncs() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let db = try connection(dir.file("nosync.db"), key: key)
+        try db.execute("CREATE TABLE t (x TEXT)")
+        try db.execute("PRAGMA synchronous = OFF")
+        try db.withRollbackJournalIfAlone { _ in
+            try db.transaction { db in
+                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
+                for i in 0..<5_000 { try insert.execute([String(repeating: "s", count: 200) + "\(i)"]) }
+            }
+        }
+        #expect(db.pagesWrittenBehind == 0)
+        #expect(try db.scalar("SELECT count(*) FROM t", as: Int64.self) == 5_000)
+        try db.execute("PRAGMA synchronous = FULL")
+        try db.withRollbackJournalIfAlone { _ in
+            try db.transaction { db in
+                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
+                for i in 0..<5_000 { try insert.execute([String(repeating: "f", count: 200) + "\(i)"]) }
+            }
+        }
+        #expect(db.pagesWrittenBehind > 0)
+    }
+
     @Test("a body that throws rolls back: the database is as before, and write-behind is off again for the next transaction")
     func throwingBody() throws {
         let dir = TemporaryDirectory()

@@ -11,11 +11,14 @@ extension Database {
     ///
     /// For the in-place large import (`withRollbackJournalIfAlone`), whose transaction no other connection
     /// reads. `body` runs with the writes in place when the connection was not opened for it
-    /// (`Configuration.writeBehind`) or write-behind cannot be turned on (another file of the process writes
-    /// behind, no memory for the ring).
+    /// (`Configuration.writeBehind`), does not sync (`synchronous = OFF`), or write-behind cannot be turned on
+    /// (another file of the process writes behind, no memory for the ring).
     public func withWriteBehind<T>(_ body: () throws -> T) throws -> T {
         let pageSize = Int32(truncatingIfNeeded: try scalar("PRAGMA page_size", as: Int64.self) ?? 0)
-        guard pageSize > 0, switchWriteBehind(pageSize) == SQLITE_OK else { return try body() }
+        // A write's error reaches SQLite at the latest with the commit's sync of the file: without syncs
+        // (`synchronous = OFF`) it could be lost, so the writes stay in place.
+        let syncs = (try scalar("PRAGMA synchronous", as: Int64.self) ?? 0) > 0
+        guard pageSize > 0, syncs, switchWriteBehind(pageSize) == SQLITE_OK else { return try body() }
         let result: T
         do { result = try body() } catch {
             _ = switchWriteBehind(0)
