@@ -5,13 +5,10 @@ import TimelineAPI
 
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-    @Test("SIGKILL in the middle of a large write transaction leaves exactly the committed data, intact: through the WAL (a record whole) and in place through a rollback journal (a record in batches, the store the writer's alone)",
-          arguments: [1, 2, 3], [false, true])
-    func killMidTransaction(round: Int, streamed: Bool) throws {
-        let dir = TemporaryDirectory()
-        let (store, _, state) = try makeStore(in: dir, password: "crash pw")
-        store.close()
-        let perBatch = 20_000
+    /// Starts the crash writer on `state` and reads what it says until the line `until`: the process, its
+    /// output and what it said so far.
+    private func startWriter(_ state: StateDirectory, perBatch: Int, streamed: Bool,
+                             until line: String) throws -> (Process, FileHandle, String) {
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: productsDirectory + "/hreaderd-crashwriter")
         writer.arguments = [state.path, "crash pw", String(perBatch)] + (streamed ? ["streamed"] : [])
@@ -19,17 +16,27 @@ struct CrashRecoveryTests {
         writer.standardOutput = output
         writer.standardError = FileHandle.nullDevice
         try writer.run()
-
-        // Read lines until the writer has committed `round` batches and begun the next one, then kill it
-        // while that next transaction is being written.
         var text = ""
         let reader = output.fileHandleForReading
-        while !text.contains("begin \(round + 1)\n") {
+        while !text.contains(line + "\n") {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(text.contains("begin \(round + 1)\n"), "the writer stopped early: \(text)")
+        #expect(text.contains(line + "\n"), "the writer stopped early: \(text)")
+        return (writer, reader, text)
+    }
+
+    @Test("SIGKILL in the middle of a large write transaction leaves exactly the committed data, intact: through the WAL (a record whole) and in place through a rollback journal (a record in batches, the store the writer's alone)",
+          arguments: [1, 2, 3], [false, true])
+    func killMidTransaction(round: Int, streamed: Bool) throws {
+        let dir = TemporaryDirectory()
+        let (store, _, state) = try makeStore(in: dir, password: "crash pw")
+        store.close()
+        let perBatch = 20_000
+        // Once the writer has committed `round` batches and begun the next one, it is killed while that next
+        // transaction is being written.
+        var (writer, reader, text) = try startWriter(state, perBatch: perBatch, streamed: streamed, until: "begin \(round + 1)")
         usleep(20_000 * UInt32(round))
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
@@ -68,22 +75,8 @@ struct CrashRecoveryTests {
         let (store, _, state) = try makeStore(in: dir, password: "crash pw")
         store.close()
         let perBatch = 20_000
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: productsDirectory + "/hreaderd-crashwriter")
-        writer.arguments = [state.path, "crash pw", String(perBatch), "streamed"]
-        let output = Pipe()
-        writer.standardOutput = output
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
         // The second record's batches are all written: its index, its commit and the pages behind follow.
-        var text = ""
-        let reader = output.fileHandleForReading
-        while !text.contains("written 2\n") {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(text.contains("written 2\n"), "the writer stopped early: \(text)")
+        var (writer, reader, text) = try startWriter(state, perBatch: perBatch, streamed: true, until: "written 2")
         usleep(UInt32(delay) * 1_000)
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()

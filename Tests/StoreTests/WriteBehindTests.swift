@@ -13,6 +13,16 @@ struct WriteBehindTests {
         return try Database(path: path, key: key, mode: .readWriteCreate, configuration: configuration)
     }
 
+    /// One transaction in place (when alone) adding `rows` rows of about 200 bytes to `t (x TEXT)`.
+    private func fill(_ db: Database, rows: Int, with letter: String) throws {
+        try db.withRollbackJournalIfAlone { _ in
+            try db.transaction { db in
+                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
+                for i in 0..<rows { try insert.execute([String(repeating: letter, count: 200) + "\(i)"]) }
+            }
+        }
+    }
+
     @Test("a transaction larger than the page cache writes behind, reads back what it wrote before its commit (pages spilled and read again), and commits a database another connection reads whole")
     func spillsAndReadsBack() throws {
         let dir = TemporaryDirectory()
@@ -53,12 +63,7 @@ struct WriteBehindTests {
         let key = try StoreKey.random()
         let db = try connection(dir.file("plain.db"), key: key, writeBehind: false)
         try db.execute("CREATE TABLE t (x TEXT)")
-        try db.withRollbackJournalIfAlone { _ in
-            try db.transaction { db in
-                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
-                for i in 0..<5_000 { try insert.execute([String(repeating: "y", count: 200) + "\(i)"]) }
-            }
-        }
+        try fill(db, rows: 5_000, with: "y")
         #expect(db.pagesWrittenBehind == 0)
         #expect(try db.scalar("SELECT count(*) FROM t", as: Int64.self) == 5_000)
         #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
@@ -71,21 +76,11 @@ struct WriteBehindTests {
         let db = try connection(dir.file("nosync.db"), key: key)
         try db.execute("CREATE TABLE t (x TEXT)")
         try db.execute("PRAGMA synchronous = OFF")
-        try db.withRollbackJournalIfAlone { _ in
-            try db.transaction { db in
-                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
-                for i in 0..<5_000 { try insert.execute([String(repeating: "s", count: 200) + "\(i)"]) }
-            }
-        }
+        try fill(db, rows: 5_000, with: "s")
         #expect(db.pagesWrittenBehind == 0)
         #expect(try db.scalar("SELECT count(*) FROM t", as: Int64.self) == 5_000)
         try db.execute("PRAGMA synchronous = FULL")
-        try db.withRollbackJournalIfAlone { _ in
-            try db.transaction { db in
-                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
-                for i in 0..<5_000 { try insert.execute([String(repeating: "f", count: 200) + "\(i)"]) }
-            }
-        }
+        try fill(db, rows: 5_000, with: "f")
         #expect(db.pagesWrittenBehind > 0)
     }
 
@@ -111,12 +106,7 @@ struct WriteBehindTests {
         #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
         // On again for the next one: the ring was given back.
         let before = db.pagesWrittenBehind
-        try db.withRollbackJournalIfAlone { _ in
-            try db.transaction { db in
-                let insert = try db.statement("INSERT INTO t (x) VALUES (?)")
-                for i in 0..<10_000 { try insert.execute([String(repeating: "w", count: 300) + "\(i)"]) }
-            }
-        }
+        try fill(db, rows: 10_000, with: "w")
         #expect(db.pagesWrittenBehind > before)
         #expect(try db.scalar("SELECT count(*) FROM t", as: Int64.self) == 10_001)
     }
