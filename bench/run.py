@@ -245,8 +245,9 @@ NOTES = """## Reading the figures
   commit, encrypting the 140 MB the transaction made, while the mapping thread has nothing left to do. The
   commit's pages are written out behind it, by a second thread (`CWriteBehind`, for the in-place import
   only): the writer's commit went from 0.43-0.48 s to 0.37 s, and what is left is SQLCipher's AES-256-CBC
-  and HMAC-SHA512 of each page (about 0.3 s for 140 MB on this CPU), on the writer's thread. Each FHIR entry keeps its resource's compact JSON (495 bytes on average, against about 210 for
-  an RHEx entry): writing the bundle with that text cut to 160 bytes took 0.35 s less. The reading thread's
+  and HMAC-SHA1 of each page and the pager's own work (about 0.35 s for 140 MB on this CPU), on the
+  writer's thread. Each FHIR entry keeps its resource's compact JSON (495 bytes on average, against about
+  210 for an RHEx entry): writing the bundle with that text cut to 160 bytes took 0.35 s less. The reading thread's
   steps alone are the `fhir-steps` rows. A batch the writer is done with is freed by the thread that made
   it (freed by the writer, into the other thread's malloc arena, it cost the writer 0.27 s).
 - Idle memory is mostly code mapped from the binary and from shared libraries (libcrypto, whose OpenSSL 3

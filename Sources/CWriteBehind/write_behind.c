@@ -16,10 +16,13 @@
 //
 // A write that fails drops the pages queued behind it (the file still holds a prefix), and write-behind
 // stops for the rest of the transaction. Its error is kept until an operation on the same file whose
-// answer SQLite acts on (a write, read, sync, truncate, size or lock) takes it: at the latest the sync of
-// the commit (`withWriteBehind` needs `synchronous` on), so the transaction fails and rolls back as it
-// would have had the write failed in place. Operations that give something up (an unlock, a close, an
-// unmap) always go on after waiting, whatever the writes met.
+// answer SQLite acts on takes it: at the latest the sync of the commit (`withWriteBehind` needs
+// `synchronous` on). A write or the sync answers it as it is, where SQLite expects a write's error (a
+// spill's failure puts the pager in its error state; the commit's fails the commit). A read, truncate,
+// size or lock answers it as SQLITE_IOERR_WRITE: SQLite undoes the whole transaction after an I/O error,
+// where a "disk full" from a read could undo only a statement and leave the transaction to commit without
+// the pages dropped. Operations that give something up (an unlock, a close, an unmap) always go on after
+// waiting, whatever the writes met.
 #include "write_behind.h"
 
 #include <pthread.h>
@@ -95,27 +98,30 @@ static void *writeOut(void *argument) {
     return NULL;
 }
 
-// Waits, with `lock` held, until every page of the ring is written. `takesError`: the caller is an
-// operation on the ring's file whose answer SQLite acts on, and answers the error a write met, if any.
-static int waitEmptyLocked(Ring *ring, int takesError) {
+// What an operation answers of the error a write met (see the top of this file).
+enum Answer { WAITS_ONLY, ANSWERS_ERROR, ANSWERS_IO_ERROR };
+
+// Waits, with `lock` held, until every page of the ring is written; then, for an operation on the ring's
+// own file that answers it, takes the error a write met, if any.
+static int waitEmptyLocked(Ring *ring, enum Answer answer) {
     ring->othersWaiting++;
     while (ring->count > 0) pthread_cond_wait(&ring->done, &lock);
     ring->othersWaiting--;
     // `stopRing` frees the ring once no one waits on it any more.
     if (ring->stop && ring->othersWaiting == 0) pthread_cond_broadcast(&ring->done);
-    if (!takesError || ring->error == SQLITE_OK) return SQLITE_OK;
-    int rc = ring->error;
+    if (answer == WAITS_ONLY || ring->error == SQLITE_OK) return SQLITE_OK;
+    int rc = answer == ANSWERS_IO_ERROR ? SQLITE_IOERR_WRITE : ring->error;
     ring->error = SQLITE_OK;
     return rc;
 }
 
-// What every operation but a write behind does first; `file`: the file it is on (NULL: the VFS's),
-// `acts`: SQLite acts on its answer (it takes the error of a write of that file).
-static int waitForWrites(sqlite3_file *file, int acts) {
+// What every operation but a write behind does first; `file`: the file it is on (NULL: the VFS's). Only an
+// operation on the ring's own file answers a write's error.
+static int waitForWrites(sqlite3_file *file, enum Answer answer) {
     if (__atomic_load_n(&active, __ATOMIC_ACQUIRE) == NULL) return SQLITE_OK;
     pthread_mutex_lock(&lock);
     Ring *ring = active;
-    int rc = ring ? waitEmptyLocked(ring, acts && file && ring->file == (WBFile *)file) : SQLITE_OK;
+    int rc = ring ? waitEmptyLocked(ring, file && ring->file == (WBFile *)file ? answer : WAITS_ONLY) : SQLITE_OK;
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -163,7 +169,7 @@ static int stopRing(WBFile *file) {
     pthread_mutex_lock(&lock);
     Ring *ring = active;
     if (!ring || ring->file != file) { pthread_mutex_unlock(&lock); return SQLITE_OK; }
-    int rc = waitEmptyLocked(ring, 1);
+    int rc = waitEmptyLocked(ring, ANSWERS_ERROR);
     ring->stop = 1;
     pthread_cond_signal(&ring->work);
     __atomic_store_n(&active, NULL, __ATOMIC_RELEASE);
@@ -177,20 +183,20 @@ static int stopRing(WBFile *file) {
 // MARK: The file's methods: a write may go behind; everything else waits, then is the real file's.
 
 #define REAL(f) (((WBFile *)(f))->real)
-// An operation whose answer SQLite acts on: it answers a write's error instead of going on.
-#define ACTING(f, call) do { int rc_ = waitForWrites((f), 1); if (rc_ != SQLITE_OK) return rc_; return (call); } while (0)
+// An operation whose answer SQLite acts on: it answers a write's error (`answer`) instead of going on.
+#define ANSWERING(answer, f, call) do { int rc_ = waitForWrites((f), (answer)); if (rc_ != SQLITE_OK) return rc_; return (call); } while (0)
 // Any other: it waits, then always goes on (an unlock or a close skipped would hold the file).
-#define AFTER_WRITES(f, call) do { waitForWrites((f), 0); return (call); } while (0)
+#define AFTER_WRITES(f, call) do { waitForWrites((f), WAITS_ONLY); return (call); } while (0)
 
 static int wbClose(sqlite3_file *f) {
     int rc = stopRing((WBFile *)f);
-    waitForWrites(f, 0);
+    waitForWrites(f, WAITS_ONLY);
     int closed = REAL(f)->pMethods ? REAL(f)->pMethods->xClose(REAL(f)) : SQLITE_OK;
     return rc != SQLITE_OK ? rc : closed;
 }
 
 static int wbRead(sqlite3_file *f, void *buffer, int amount, sqlite3_int64 offset) {
-    ACTING(f, REAL(f)->pMethods->xRead(REAL(f), buffer, amount, offset));
+    ANSWERING(ANSWERS_IO_ERROR, f, REAL(f)->pMethods->xRead(REAL(f), buffer, amount, offset));
 }
 
 static int wbWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int64 offset) {
@@ -216,9 +222,9 @@ static int wbWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int6
                     return SQLITE_OK;
                 }
             }
-            rc = waitEmptyLocked(ring, 1);
+            rc = waitEmptyLocked(ring, ANSWERS_ERROR);
         } else if (ring) {
-            waitEmptyLocked(ring, 0);
+            waitEmptyLocked(ring, WAITS_ONLY);
         }
         pthread_mutex_unlock(&lock);
         if (rc != SQLITE_OK) return rc;
@@ -226,12 +232,18 @@ static int wbWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int6
     return REAL(f)->pMethods->xWrite(REAL(f), buffer, amount, offset);
 }
 
-static int wbTruncate(sqlite3_file *f, sqlite3_int64 size) { ACTING(f, REAL(f)->pMethods->xTruncate(REAL(f), size)); }
-static int wbSync(sqlite3_file *f, int flags) { ACTING(f, REAL(f)->pMethods->xSync(REAL(f), flags)); }
-static int wbFileSize(sqlite3_file *f, sqlite3_int64 *size) { ACTING(f, REAL(f)->pMethods->xFileSize(REAL(f), size)); }
-static int wbLock(sqlite3_file *f, int level) { ACTING(f, REAL(f)->pMethods->xLock(REAL(f), level)); }
+static int wbTruncate(sqlite3_file *f, sqlite3_int64 size) {
+    ANSWERING(ANSWERS_IO_ERROR, f, REAL(f)->pMethods->xTruncate(REAL(f), size));
+}
+static int wbSync(sqlite3_file *f, int flags) { ANSWERING(ANSWERS_ERROR, f, REAL(f)->pMethods->xSync(REAL(f), flags)); }
+static int wbFileSize(sqlite3_file *f, sqlite3_int64 *size) {
+    ANSWERING(ANSWERS_IO_ERROR, f, REAL(f)->pMethods->xFileSize(REAL(f), size));
+}
+static int wbLock(sqlite3_file *f, int level) { ANSWERING(ANSWERS_IO_ERROR, f, REAL(f)->pMethods->xLock(REAL(f), level)); }
 static int wbUnlock(sqlite3_file *f, int level) { AFTER_WRITES(f, REAL(f)->pMethods->xUnlock(REAL(f), level)); }
-static int wbCheckReservedLock(sqlite3_file *f, int *out) { ACTING(f, REAL(f)->pMethods->xCheckReservedLock(REAL(f), out)); }
+static int wbCheckReservedLock(sqlite3_file *f, int *out) {
+    ANSWERING(ANSWERS_IO_ERROR, f, REAL(f)->pMethods->xCheckReservedLock(REAL(f), out));
+}
 
 static int wbFileControl(sqlite3_file *f, int op, void *argument) {
     if (op == HREADERD_FCNTL_WRITE_BEHIND) {
@@ -255,7 +267,7 @@ static int wbShmMap(sqlite3_file *f, int region, int size, int extend, void vola
     AFTER_WRITES(f, REAL(f)->pMethods->xShmMap(REAL(f), region, size, extend, out));
 }
 static int wbShmLock(sqlite3_file *f, int offset, int n, int flags) { AFTER_WRITES(f, REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags)); }
-static void wbShmBarrier(sqlite3_file *f) { waitForWrites(f, 0); REAL(f)->pMethods->xShmBarrier(REAL(f)); }
+static void wbShmBarrier(sqlite3_file *f) { waitForWrites(f, WAITS_ONLY); REAL(f)->pMethods->xShmBarrier(REAL(f)); }
 static int wbShmUnmap(sqlite3_file *f, int deleteFlag) { AFTER_WRITES(f, REAL(f)->pMethods->xShmUnmap(REAL(f), deleteFlag)); }
 static int wbFetch(sqlite3_file *f, sqlite3_int64 offset, int amount, void **out) {
     AFTER_WRITES(f, REAL(f)->pMethods->xFetch(REAL(f), offset, amount, out));
@@ -271,7 +283,7 @@ static const sqlite3_io_methods methods[3] = { METHODS(1), METHODS(2), METHODS(3
 // MARK: The VFS: the default one's, with the file wrapped.
 
 static int wbOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *outFlags) {
-    waitForWrites(NULL, 0);
+    waitForWrites(NULL, WAITS_ONLY);
     WBFile *file = (WBFile *)f;
     memset(file, 0, sizeof(WBFile));
     file->real = (sqlite3_file *)&file[1];
