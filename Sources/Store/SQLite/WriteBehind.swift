@@ -26,7 +26,9 @@ extension Database {
         }
         // Every write was synced by the commit, which waited for them: an error here is one no statement saw.
         let rc = switchWriteBehind(0)
-        guard rc == SQLITE_OK else { throw self.error(code: rc, sql: "write-behind") }
+        guard rc == SQLITE_OK else {
+            throw DatabaseError(code: rc, message: "a page written behind failed: \(String(cString: sqlite3_errstr(rc)))")
+        }
         return result
     }
 
