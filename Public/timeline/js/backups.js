@@ -6,6 +6,7 @@
 // they go into the page as text only (textContent), never as HTML.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { formatBytes, formatDateTime, plural, relative } from './format.js';
 
 const PAGE = 50;
@@ -101,7 +102,6 @@ export class BackupsPanel {
       older: $('#activity-older'),
     };
     this.ui.action.append(...ACTIONS.map(([value, word]) => h('option', { value }, word)));
-    this.trigger = null;
     this.backupSeq = 0;
     this.auditSeq = 0;
     this.cursor = null;
@@ -111,15 +111,7 @@ export class BackupsPanel {
     this.ui.now.addEventListener('click', () => this.backUp());
     this.ui.action.addEventListener('change', () => this.loadActivity());
     this.ui.older.addEventListener('click', () => this.older());
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
-      (shown ? this.trigger : this.button)?.focus();
-      this.trigger = null;
-    });
+    this.modal = new Dialog(dialog, { fallback: () => this.button });
   }
 
   /** Signed in: the line beside the button says how the backups stand. */
@@ -148,19 +140,15 @@ export class BackupsPanel {
   }
 
   open(trigger) {
-    this.trigger = trigger || document.activeElement;
     this.ui.result.textContent = '';
     this.ui.result.classList.remove('error');
-    if (!this.dialog.open) this.dialog.showModal();
-    this.dialog.querySelector('.details-body').scrollTop = 0;
-    this.dialog.scrollTop = 0;
-    this.dialog.querySelector('[data-close]').focus();
+    this.modal.open(trigger, { toTop: true });
     this.loadBackups();
     this.loadActivity();
   }
 
   close() {
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   // ---- Backups ----

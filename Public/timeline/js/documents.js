@@ -6,6 +6,7 @@
 // white-space: pre-wrap), never as HTML.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, plural } from './format.js';
 
 const FORMATS = { ccda: 'C-CDA', c32: 'HITSP C32' };
@@ -26,18 +27,9 @@ export class DocumentsPanel {
     this.documents = [];
     this.shown = ''; // the documents drawn last, as JSON: an unchanged list is not drawn again
     this.seq = 0;
-    this.trigger = null;
     button.addEventListener('click', () => this.open(button));
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      // The button hides when the person has no document left: the focus goes to People then.
-      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
-      (shown ? this.trigger : document.getElementById('people-button'))?.focus();
-      this.trigger = null;
-    });
+    // The button hides when the person has no document left: the focus goes to People then.
+    this.modal = new Dialog(dialog, { fallback: () => document.getElementById('people-button') });
   }
 
   /** The person shown (null: no one): their documents are read when the person changes. */
@@ -81,12 +73,9 @@ export class DocumentsPanel {
   }
 
   open(trigger) {
-    this.trigger = trigger || document.activeElement;
+    const opener = trigger || document.activeElement; // before the list is drawn again
     this.render();
-    if (!this.dialog.open) this.dialog.showModal();
-    this.dialog.querySelector('.details-body').scrollTop = 0;
-    this.dialog.scrollTop = 0;
-    this.dialog.querySelector('[data-close]').focus();
+    this.modal.open(opener, { toTop: true });
   }
 
   /**
@@ -110,7 +99,7 @@ export class DocumentsPanel {
   }
 
   close() {
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   render() {

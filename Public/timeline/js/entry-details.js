@@ -1,11 +1,12 @@
 // The details dialog: one entry (description, dates, status, value and units, codes), a group of
 // entries behind a cluster mark, or one of the user's posts (with delete). A record entry has
 // "Your note" (a note, not mine / wrong, a medication's details); a reading of the person's own (a
-// self-reported vital sign) has Edit and Delete. A native <dialog>: focus moves
-// into it, Escape closes it, and focus returns to the mark that opened it (or, when the timeline
-// was redrawn behind it, to the same entry's new mark).
+// self-reported vital sign) has Edit and Delete. A modal panel (dialog.js): focus moves into it,
+// Escape closes it, and focus returns to the mark that opened it (or, when the timeline was redrawn
+// behind it, to the same entry's new mark).
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
 import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES } from './lane-layout.js';
 import { describePost } from './posts.js';
@@ -29,28 +30,19 @@ export class EntryDetails {
     this.onDeletePost = onDeletePost;
     this.annotations = annotations;
     this.readings = readings;
-    this.trigger = null;
     this.entryId = null;
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      const target = this.trigger && this.trigger.isConnected ? this.trigger : this.redrawnTrigger();
-      if (target) target.focus();
-      this.trigger = null;
-    });
+    this.modal = new Dialog(dialog, { fallback: (trigger) => this.redrawnTrigger(trigger) });
   }
 
   /** The same entry's mark (or row) after the timeline was drawn again behind the dialog. */
-  redrawnTrigger() {
-    if (!this.trigger || !this.entryId) return null;
+  redrawnTrigger(trigger) {
+    if (!trigger || !this.entryId) return null;
     const id = CSS.escape(this.entryId);
     // A reading of yours: its row in the list under the charts, else (deleted) the charts' heading.
-    if (this.trigger.classList.contains('reading-row') || this.trigger.classList.contains('chart')) {
+    if (trigger.classList.contains('reading-row') || trigger.classList.contains('chart')) {
       return document.querySelector(`#own-readings .reading-row[data-id="${id}"]`) || document.getElementById('vitals-heading');
     }
-    const inList = this.trigger.classList.contains('entry-row');
+    const inList = trigger.classList.contains('entry-row');
     const found = document.querySelector(inList ? `#entry-lists .entry-row[data-id="${id}"]` : `#timeline .mark[data-id="${id}"]`)
       || document.querySelector(`#timeline .mark[data-id="${id}"], #entry-lists .entry-row[data-id="${id}"]`);
     if (found) {
@@ -62,17 +54,16 @@ export class EntryDetails {
   }
 
   close() {
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   /** group: {items: [{entry, ongoing?, post?}], lane, t0?, t1?}. */
   open(group, trigger) {
-    this.trigger = trigger || document.activeElement;
+    const opener = trigger || document.activeElement; // before the body is drawn again
     this.entryId = group.items.length === 1 && !group.items[0].post ? group.items[0].entry.id : null;
     if (group.items.length === 1) this.showItem(group.items[0], null);
     else this.showGroup(group);
-    if (!this.dialog.open) this.dialog.showModal();
-    this.dialog.querySelector('[data-close]').focus();
+    this.modal.open(opener);
   }
 
   showGroup(group) {

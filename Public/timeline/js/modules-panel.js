@@ -4,6 +4,7 @@
 // (the daemon's own choice and order). Names and descriptions come from the daemon: text only.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { plural } from './format.js';
 
 export class ModulesPanel {
@@ -27,29 +28,20 @@ export class ModulesPanel {
     this.chosen = false; // whether the person chose (false: the daemon's defaults)
     this.patient = null;
     this.seq = 0;
-    this.trigger = null;
     this.save.addEventListener('click', () => this.store(this.items.filter((item) => item.shown).map((item) => item.id)));
     this.defaults.addEventListener('click', () => this.store(null));
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
-      (shown ? this.trigger : document.getElementById('summary-heading'))?.focus();
-      this.trigger = null;
-    });
+    // ✕ and the backdrop close as close() does: a list still being read is not drawn.
+    this.modal = new Dialog(dialog, { fallback: () => document.getElementById('summary-heading'), dismiss: () => this.close() });
   }
 
   async open(trigger) {
-    this.trigger = trigger || document.activeElement;
+    const opener = trigger || document.activeElement; // before the list is cleared
     this.patient = this.personId();
     this.say('');
     clear(this.list);
     this.intro.textContent = `The tiles of ${this.personName() || 'this person'}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.`;
     this.busy(true);
-    if (!this.dialog.open) this.dialog.showModal();
-    this.dialog.querySelector('[data-close]').focus();
+    this.modal.open(opener);
     const seq = ++this.seq;
     let data;
     try {
@@ -74,7 +66,7 @@ export class ModulesPanel {
 
   close() {
     this.seq += 1;
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   busy(on) {

@@ -5,6 +5,7 @@
 // (orphaned annotations) are listed under their person, to keep or delete.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, plural } from './format.js';
 import { RELATIONSHIPS, relationshipWord, sourceWord } from './patients.js';
 import { MEDICATION_FIELDS } from './annotations.js';
@@ -37,40 +38,31 @@ export class PeoplePanel {
     this.onChanged = onChanged;
     this.list = dialog.querySelector('#people-list');
     this.status = dialog.querySelector('#people-status');
-    this.trigger = null;
     this.cardNote = null; // {person, text, error} shown in a card after it is drawn again
     this.extrasSeq = 0;
     this.busy = false;
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      // The button that opened the panel may be gone with what it was about (a removed person's notice).
-      const shown = this.trigger && this.trigger.isConnected && this.trigger.getClientRects().length > 0;
-      (shown ? this.trigger : document.getElementById('people-button'))?.focus();
-      this.trigger = null;
-    });
+    // The button that opened the panel may be gone with what it was about (a removed person's notice).
+    this.modal = new Dialog(dialog, { fallback: () => document.getElementById('people-button') });
   }
 
   open(trigger, focusPerson = null) {
-    this.trigger = trigger || document.activeElement;
+    const opener = trigger || document.activeElement; // before the list is drawn again
     this.say('');
     this.cardNote = null;
     this.render();
-    if (!this.dialog.open) this.dialog.showModal();
-    const card = focusPerson && this.cardOf(focusPerson);
-    if (card) {
-      card.scrollIntoView({ block: 'start' });
-      card.querySelector('h3').focus();
-    } else {
-      this.dialog.querySelector('[data-close]').focus();
-    }
+    this.modal.open(opener, {
+      focus: () => {
+        // Scrolled to once shown (a closed dialog has no layout to scroll).
+        const card = focusPerson && this.cardOf(focusPerson);
+        card?.scrollIntoView({ block: 'start' });
+        return card?.querySelector('h3');
+      },
+    });
     this.loadExtras();
   }
 
   close() {
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   say(text, isError = false) {

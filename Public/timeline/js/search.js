@@ -6,6 +6,7 @@
 // text is set as text, never as HTML.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { formatDate, plural } from './format.js';
 import { LANES } from './lane-layout.js';
 
@@ -68,17 +69,8 @@ export class SearchPanel {
       this.search(this.input.value);
     });
     this.moreButton.addEventListener('click', () => this.more());
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    // Closed with Escape or ✕: back to the search field. Closed to follow a result: the result's view
-    // takes the focus (the close event comes a moment after close()).
-    this.following = false;
-    dialog.addEventListener('close', () => {
-      if (this.following) this.following = false;
-      else this.input.focus();
-    });
+    // Closed with Escape or ✕: back to the search field, whichever of field and button searched.
+    this.modal = new Dialog(dialog);
   }
 
   /** The person shown changed: results of another person's record are not kept. */
@@ -101,7 +93,7 @@ export class SearchPanel {
   }
 
   close() {
-    if (this.dialog.open) this.dialog.close();
+    this.modal.close();
   }
 
   async search(text) {
@@ -120,10 +112,7 @@ export class SearchPanel {
     this.moreButton.disabled = false;
     this.moreButton.textContent = 'More results';
     this.say(`Searching for ${query}…`);
-    if (!this.dialog.open) this.dialog.showModal();
-    this.dialog.querySelector('.details-body').scrollTop = 0;
-    this.dialog.scrollTop = 0;
-    this.dialog.querySelector('[data-close]').focus();
+    this.modal.open(this.input, { toTop: true });
     await this.load(seq, null);
   }
 
@@ -201,9 +190,9 @@ export class SearchPanel {
     return h('li', null, button);
   }
 
+  /** Closes the panel (the result's view takes the focus) and shows the result. */
   follow(result) {
-    this.following = this.dialog.open;
-    this.close();
+    this.modal.close({ returnFocus: false });
     this.onFollow(result);
   }
 }

@@ -5,6 +5,7 @@
 // of one export that refer to each other arrive in that order.
 
 import { h, clear } from './dom.js';
+import { Dialog } from './dialog.js';
 import { plural } from './format.js';
 import { LANES } from './lane-layout.js';
 
@@ -63,17 +64,9 @@ export class UploadPanel {
     this.intoName = dialog.querySelector('#upload-into-name');
     this.uploads = [];
     this.busy = false;
-    this.trigger = null;
     this.nextId = 1;
 
-    dialog.addEventListener('click', (event) => {
-      if (event.target.closest('[data-close]')) this.close();
-      else if (event.target === dialog) this.close(); // a click on the backdrop
-    });
-    dialog.addEventListener('close', () => {
-      if (this.trigger && this.trigger.isConnected) this.trigger.focus();
-      this.trigger = null;
-    });
+    this.modal = new Dialog(dialog);
     this.input.addEventListener('change', () => {
       this.add([...this.input.files]);
       this.input.value = ''; // the same file may be chosen again
@@ -106,17 +99,15 @@ export class UploadPanel {
 
   /** Opens the panel; the focus goes to the file picker, or to `focus` (a place further down: the servers). */
   open(trigger, focus = null) {
-    this.trigger = trigger || document.activeElement;
     const current = this.currentPatient();
     this.intoField.hidden = !current;
     if (current) this.intoName.textContent = current.name || 'this person';
     else this.into.checked = false;
-    if (!this.dialog.open) this.dialog.showModal();
-    (focus || this.input).focus();
+    this.modal.open(trigger, { focus: focus || this.input });
   }
 
-  close() {
-    if (this.dialog.open) this.dialog.close();
+  close(options) {
+    this.modal.close(options);
   }
 
   /** Queues files; they are uploaded one after another. */
@@ -347,7 +338,7 @@ export class UploadPanel {
     if (patient.error) body.append(h('p', { class: 'error-text small' }, h('strong', null, 'Not imported: '), patient.error));
     if (patient.id && !patient.error) {
       body.append(h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'button small show-patient', 'data-patient': patient.id, onclick: () => { this.trigger = null; this.close(); this.onShow(patient.id); } },
+        h('button', { type: 'button', class: 'button small show-patient', 'data-patient': patient.id, onclick: () => { this.close({ returnFocus: false }); this.onShow(patient.id); } },
           `Show ${patient.name || 'this person'} on the timeline`)));
     }
     details.append(body);
