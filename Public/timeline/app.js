@@ -5,12 +5,12 @@ import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
 import { dayString, formatDate, formatWindow, plural } from './js/format.js';
 import { SUMMARY, VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
-import { LANES, POST_LANE, VITAL_LANE, setClosedStatuses } from './js/lane-layout.js';
+import { LANES, VITAL_LANE, setClosedStatuses } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
 import { ChartGrid, vitalCharts, labCharts, levelCharts } from './js/vitals-chart.js';
 import { EntryDetails } from './js/entry-details.js';
 import { EntryLists } from './js/entry-list.js';
-import { PostsList, describePost } from './js/posts.js';
+import { PostsList } from './js/posts.js';
 import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
 import { ImportsPanel } from './js/imports.js';
 import { ConnectForm, IMPORTS_HASH, takeSignInReturn } from './js/fhir-connect.js';
@@ -24,7 +24,7 @@ import { BackupsPanel } from './js/backups.js';
 import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
-import { OwnReadingsList, kindName } from './js/readings.js';
+import { OwnReadingsList, readingItem } from './js/readings.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
 
@@ -149,7 +149,11 @@ const documents = new DocumentsPanel($('#documents'), $('#documents-button'), {
 const search = new SearchPanel($('#search-form'), $('#search-panel'), {
   api,
   personId: () => state.payload?.patient.id || state.patientId,
-  onFollow: followResult,
+  current: () => ({ view: state.window.view, payload: state.payload, loading: ui.main.hasAttribute('aria-busy') }),
+  showWindow,
+  openDetails: (group, trigger) => details.open(group, trigger),
+  openSection: (documentId, number, trigger) => documents.openSection(documentId, number, trigger),
+  showStatus,
 });
 const backups = new BackupsPanel($('#backups'), $('#backups-button'), $('#backups-summary'), {
   api,
@@ -599,120 +603,6 @@ async function deletePost(post) {
     showError(`Could not delete: ${error.message}`);
     throw error;
   }
-}
-
-// ---- Following a search result ----
-
-/** A search result shown where the app shows it: an entry or a note of yours in a window that holds its
- *  date, with its details open (a vital sign: its reading, its chart behind); a document's section in
- *  Documents, open. */
-async function followResult(result) {
-  if (result.kind === 'section') {
-    await followSection(result);
-    return;
-  }
-  if (!(await showDate(result.date))) return;
-  if (result.kind === 'post') {
-    if (!openPost(result.id)) showStatus('This note of yours is no longer on the timeline.');
-    return;
-  }
-  if (openEntry(result.id)) return;
-  // Not in the window its date gives (an entry drawn by another of its dates): the whole record.
-  if (state.window.view !== 'all' && (await showWindow({ view: 'all', end: null })) && openEntry(result.id)) return;
-  showStatus('This entry is not on the timeline any more: it may have been removed by a later import.');
-}
-
-/** The window shown holds this date, or one of the same view that ends on its day; resolves to whether it is drawn. */
-async function showDate(date) {
-  const shown = state.payload;
-  const ready = shown && state.window.view !== SUMMARY && !ui.main.hasAttribute('aria-busy');
-  if (date == null) return ready && state.window.view === 'all' ? true : showWindow({ view: 'all', end: null });
-  if (ready && date >= shown.start_date && date <= shown.end_date) return true;
-  return showWindow(endingAt(state.window.view, date));
-}
-
-/** An entry of the window drawn: {item, lane} as the timeline would open it, or null. */
-function findEntry(payload, id) {
-  for (const lane of LANES) {
-    const entry = (payload[lane.key] || []).find((e) => e.id === id);
-    if (entry) return { item: { entry, t: entry.date ?? entry.start_date ?? entry.end_date }, lane };
-  }
-  const ongoing = (payload.ongoing || []).find((e) => e.id === id);
-  if (ongoing) {
-    return { item: { entry: ongoing, t: ongoing.start_date ?? ongoing.date, ongoing: true }, lane: LANES.find((l) => l.type === ongoing.type) || LANES[0] };
-  }
-  // A vital sign reading: its value and date from the chart's series.
-  for (const vital of payload.vitals || []) {
-    const i = (vital.ids || []).indexOf(id);
-    if (i === -1) continue;
-    const chart = /systolic|diastolic/i.test(vital.description) ? 'Blood pressure' : vital.description;
-    // A reading of the person's own: its details can change or delete it.
-    const reading = vital.self_reported?.[i] ? (payload.readings || []).find((r) => r.id === id) : null;
-    if (reading) return { item: readingItem(reading, chart), lane: VITAL_LANE };
-    const entry = { id, type: 'vital_sign', description: vital.description, date: vital.dates[i], measurement: { value: vital.values[i], unit: vital.units ?? null } };
-    return { item: { entry, t: entry.date, chart }, lane: VITAL_LANE };
-  }
-  return null;
-}
-
-/** A reading of the person's own as the details dialog opens it (chart: the chart it is drawn in). */
-function readingItem(reading, chart = null) {
-  return { entry: { id: reading.id, type: 'vital_sign', description: kindName(reading.kind), date: reading.date }, reading, t: reading.date, chart };
-}
-
-function openEntry(id) {
-  const found = state.payload && findEntry(state.payload, id);
-  if (!found) return false;
-  const trigger = found.item.chart ? chartFound(found.item.chart) : markFound(id);
-  trigger?.scrollIntoView({ block: 'center' });
-  details.open({ items: [found.item], lane: found.lane }, trigger);
-  return true;
-}
-
-/** Where the details of an entry go back to: its mark (made its lane's Tab stop), its row, or the timeline. */
-function markFound(id) {
-  const key = CSS.escape(id);
-  const mark = $(`#timeline .mark[data-id="${key}"]`);
-  if (mark) {
-    for (const other of mark.closest('.track')?.querySelectorAll('.mark[tabindex="0"]') || []) other.tabIndex = -1;
-    mark.tabIndex = 0;
-    return mark;
-  }
-  return $(`#entry-lists .entry-row[data-id="${key}"]`) || $('#timeline-heading');
-}
-
-/** The chart a vital sign is drawn in, marked as found (the details go back to it). */
-function chartFound(title) {
-  for (const chart of $$('#vitals .chart.found')) chart.classList.remove('found');
-  const chart = $$('#vitals .chart').find((c) => c.dataset.title === title);
-  if (!chart) return $('#vitals-heading');
-  chart.classList.add('found');
-  chart.tabIndex = -1;
-  return chart;
-}
-
-/** A post of the window drawn: its details, as a click on its mark opens them, and its row marked. */
-function openPost(id) {
-  const post = (state.payload?.timeline_entries || []).find((p) => p.id === id);
-  if (!post) return false;
-  const key = CSS.escape(id);
-  for (const row of $$('#posts .post.found')) row.classList.remove('found');
-  const row = $(`#posts .post[data-id="${key}"]`);
-  row?.classList.add('found');
-  const mark = $(`#timeline .lane[data-type="post"] .mark[data-id="${key}"]`);
-  const trigger = mark || row?.querySelector('button') || $('#posts-heading');
-  trigger.scrollIntoView({ block: 'center' });
-  const item = { entry: { ...post, type: 'post', description: describePost(post) }, post, t: post.created_at };
-  details.open({ items: [item], lane: POST_LANE }, trigger);
-  return true;
-}
-
-/** A section: `{document id}#{section number}`, opened in Documents. */
-async function followSection(result) {
-  const at = result.id.lastIndexOf('#');
-  const number = Number(result.id.slice(at + 1));
-  const opened = at > 0 && Number.isInteger(number) && (await documents.openSection(result.id.slice(0, at), number, $('#search-input')));
-  if (!opened) showStatus('This section is no longer among the documents of the person shown.');
 }
 
 // ---- Status line ----

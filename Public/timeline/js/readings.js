@@ -217,6 +217,11 @@ export function readingForm({ kinds, id, reading = null, submit = 'Save reading'
   };
 }
 
+/** A reading of the person's own as the details dialog opens it (chart: the chart it is drawn in). */
+export function readingItem(reading, chart = null) {
+  return { entry: { id: reading.id, type: 'vital_sign', description: kindName(reading.kind), date: reading.date }, reading, t: reading.date, chart };
+}
+
 /** The readings of the window under Vital signs: each a row that opens its details (Edit, Delete). */
 export class OwnReadingsList {
   /** onOpen(reading, row) opens its details. */

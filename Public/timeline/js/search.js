@@ -1,14 +1,18 @@
 // Search: the header's search field and the panel of results (GET /search.json). The whole record of
 // the person shown is searched (linked records too): entries, your notes on them, what you posted and
 // the sections of imported documents. Each result says its date, its type, its title and where the
-// words matched; following one shows it where the app shows it (the caller's onFollow).
+// words matched; following one shows it where the app shows it: an entry or a note of yours in a
+// window that holds its date, with its details open, or a document's section in Documents.
 // Snippets are the record's own text: they go into the page as text nodes and <mark> elements whose
 // text is set as text, never as HTML.
 
-import { h, clear } from './dom.js';
+import { h, $, $$, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatDate, plural } from './format.js';
-import { LANES } from './lane-layout.js';
+import { LANES, POST_LANE, VITAL_LANE } from './lane-layout.js';
+import { SUMMARY, endingAt } from './window-nav.js';
+import { describePost } from './posts.js';
+import { readingItem } from './readings.js';
 
 const PAGE = 20;
 
@@ -41,19 +45,53 @@ export function snippetNodes(parts) {
   return nodes;
 }
 
+/**
+ * An entry of a timeline window's payload as the timeline would open it ({item, lane}), or null: a
+ * lane's entry, an ongoing one, or a vital sign's reading (its value and date from the chart's series;
+ * a reading of the person's own as its details open it, to change or delete it).
+ */
+export function findEntry(payload, id) {
+  for (const lane of LANES) {
+    const entry = (payload[lane.key] || []).find((e) => e.id === id);
+    if (entry) return { item: { entry, t: entry.date ?? entry.start_date ?? entry.end_date }, lane };
+  }
+  const ongoing = (payload.ongoing || []).find((e) => e.id === id);
+  if (ongoing) {
+    return { item: { entry: ongoing, t: ongoing.start_date ?? ongoing.date, ongoing: true }, lane: LANES.find((l) => l.type === ongoing.type) || LANES[0] };
+  }
+  for (const vital of payload.vitals || []) {
+    const i = (vital.ids || []).indexOf(id);
+    if (i === -1) continue;
+    const chart = /systolic|diastolic/i.test(vital.description) ? 'Blood pressure' : vital.description;
+    const reading = vital.self_reported?.[i] ? (payload.readings || []).find((r) => r.id === id) : null;
+    if (reading) return { item: readingItem(reading, chart), lane: VITAL_LANE };
+    const entry = { id, type: 'vital_sign', description: vital.description, date: vital.dates[i], measurement: { value: vital.values[i], unit: vital.units ?? null } };
+    return { item: { entry, t: entry.date, chart }, lane: VITAL_LANE };
+  }
+  return null;
+}
+
 export class SearchPanel {
   /**
    * form: the header's role="search" form (its input and submit button). dialog: the results
    * <dialog> of index.html. api: search(params). personId(): the person shown (null: no one).
-   * onFollow(result): shows the result (the panel is closed first).
+   * Following a result, the app is asked through: current(): {view, payload, loading}, the view the
+   * address asks for, the timeline window drawn last and whether one is being loaded; showWindow(next):
+   * goes to a window, resolving to whether it was drawn; openDetails(group, trigger) and
+   * openSection(documentId, number, trigger) (resolves to whether it was found); showStatus(text): the
+   * app's status line.
    */
-  constructor(form, dialog, { api, personId, onFollow }) {
+  constructor(form, dialog, { api, personId, current, showWindow, openDetails, openSection, showStatus }) {
     this.form = form;
     this.input = form.querySelector('input[type="search"]');
     this.dialog = dialog;
     this.api = api;
     this.personId = personId;
-    this.onFollow = onFollow;
+    this.current = current;
+    this.showWindow = showWindow;
+    this.openDetails = openDetails;
+    this.openSection = openSection;
+    this.showStatus = showStatus;
     this.status = dialog.querySelector('#search-status');
     this.list = dialog.querySelector('#search-results');
     this.foot = dialog.querySelector('#search-foot');
@@ -190,9 +228,88 @@ export class SearchPanel {
     return h('li', null, button);
   }
 
+  // ---- Following a result ----
+
   /** Closes the panel (the result's view takes the focus) and shows the result. */
-  follow(result) {
+  async follow(result) {
     this.modal.close({ returnFocus: false });
-    this.onFollow(result);
+    if (result.kind === 'section') {
+      await this.followSection(result);
+      return;
+    }
+    if (!(await this.showDate(result.date))) return;
+    if (result.kind === 'post') {
+      if (!this.openPost(result.id)) this.showStatus('This note of yours is no longer on the timeline.');
+      return;
+    }
+    if (this.openEntry(result.id)) return;
+    // Not in the window its date gives (an entry drawn by another of its dates): the whole record.
+    if (this.current().view !== 'all' && (await this.showWindow({ view: 'all', end: null })) && this.openEntry(result.id)) return;
+    this.showStatus('This entry is not on the timeline any more: it may have been removed by a later import.');
   }
+
+  /** The window shown holds this date, or one of the same view that ends on its day; resolves to whether it is drawn. */
+  async showDate(date) {
+    const { view, payload, loading } = this.current();
+    const ready = payload && view !== SUMMARY && !loading;
+    if (date == null) return ready && view === 'all' ? true : this.showWindow({ view: 'all', end: null });
+    if (ready && date >= payload.start_date && date <= payload.end_date) return true;
+    return this.showWindow(endingAt(view, date));
+  }
+
+  openEntry(id) {
+    const { payload } = this.current();
+    const found = payload && findEntry(payload, id);
+    if (!found) return false;
+    const trigger = found.item.chart ? chartFound(found.item.chart) : markFound(id);
+    trigger?.scrollIntoView({ block: 'center' });
+    this.openDetails({ items: [found.item], lane: found.lane }, trigger);
+    return true;
+  }
+
+  /** A post of the window drawn: its details, as a click on its mark opens them, and its row marked. */
+  openPost(id) {
+    const post = (this.current().payload?.timeline_entries || []).find((p) => p.id === id);
+    if (!post) return false;
+    const key = CSS.escape(id);
+    for (const row of $$('#posts .post.found')) row.classList.remove('found');
+    const row = $(`#posts .post[data-id="${key}"]`);
+    row?.classList.add('found');
+    const mark = $(`#timeline .lane[data-type="post"] .mark[data-id="${key}"]`);
+    const trigger = mark || row?.querySelector('button') || $('#posts-heading');
+    trigger.scrollIntoView({ block: 'center' });
+    const item = { entry: { ...post, type: 'post', description: describePost(post) }, post, t: post.created_at };
+    this.openDetails({ items: [item], lane: POST_LANE }, trigger);
+    return true;
+  }
+
+  /** A section: `{document id}#{section number}`, opened in Documents. */
+  async followSection(result) {
+    const at = result.id.lastIndexOf('#');
+    const number = Number(result.id.slice(at + 1));
+    const opened = at > 0 && Number.isInteger(number) && (await this.openSection(result.id.slice(0, at), number, this.input));
+    if (!opened) this.showStatus('This section is no longer among the documents of the person shown.');
+  }
+}
+
+/** Where the details of an entry go back to: its mark (made its lane's Tab stop), its row, or the timeline. */
+function markFound(id) {
+  const key = CSS.escape(id);
+  const mark = $(`#timeline .mark[data-id="${key}"]`);
+  if (mark) {
+    for (const other of mark.closest('.track')?.querySelectorAll('.mark[tabindex="0"]') || []) other.tabIndex = -1;
+    mark.tabIndex = 0;
+    return mark;
+  }
+  return $(`#entry-lists .entry-row[data-id="${key}"]`) || $('#timeline-heading');
+}
+
+/** The chart a vital sign is drawn in, marked as found (the details go back to it). */
+function chartFound(title) {
+  for (const chart of $$('#vitals .chart.found')) chart.classList.remove('found');
+  const chart = $$('#vitals .chart').find((c) => c.dataset.title === title);
+  if (!chart) return $('#vitals-heading');
+  chart.classList.add('found');
+  chart.tabIndex = -1;
+  return chart;
 }
