@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "hreaderd", targets: ["hreaderd"]),
         // For the libFuzzer harnesses in Fuzz/ (their own package: a fuzz target has no main).
+        .library(name: "HealthRecord", targets: ["HealthRecord"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "RHExClient", targets: ["RHExClient"]),
         .library(name: "HTTPKit", targets: ["HTTPKit"]),
@@ -68,10 +69,14 @@ let package = Package(
             name: "CWriteBehind",
             dependencies: ["CSQLCipher"]
         ),
-        // The encrypted store: SQLCipher binding, key vault, migrations, the entry model, queries.
+        // The record's model, shared by every module that reads or writes records: patients, entries, codes,
+        // readings, posts, stable ids, text and date helpers, the JSON writer. Pure values: it links nothing
+        // but the standard library.
+        .target(name: "HealthRecord"),
+        // The encrypted store: SQLCipher binding, key vault, migrations, queries, search, backups.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "CLibCrypto", "CZlib", "CWriteBehind"]
+            dependencies: ["HealthRecord", "CSQLCipher", "CLibCrypto", "CZlib", "CWriteBehind"]
         ),
         // The HTTP/1.1 server on SwiftNIO; knows nothing of health data.
         .target(
@@ -88,7 +93,7 @@ let package = Package(
         // into the store's patients and entries; the JSON scanner they share.
         .target(
             name: "Records",
-            dependencies: ["Store", "CXMLShim"]
+            dependencies: ["HealthRecord", "CXMLShim"]
         ),
         // Background import jobs for every kind of source: the queue, the runner (leases, retries,
         // periodic sync), outbound HTTP.
@@ -99,30 +104,30 @@ let package = Package(
         // The RHEx protocol: OAuth2, the Atom patient feed, conditional record downloads.
         .target(
             name: "RHExClient",
-            dependencies: ["ImportJobs", "Records", "Store"]
+            dependencies: ["HealthRecord", "ImportJobs", "Records", "Store"]
         ),
         // The summary's modules (hReader's tiles, SelfHub's modules): one folder a module behind one protocol,
         // and the rules they apply, with their sources.
         .target(
             name: "Modules",
-            dependencies: ["Store"]
+            dependencies: ["HealthRecord"]
         ),
         // FHIR patient-access servers: SMART App Launch (discovery, PKCE, the sign-in), and `FHIRSyncer`, the
         // FHIR `SourceSyncer` ($everything or a search a type, paged, only what changed).
         .target(
             name: "FHIRClient",
-            dependencies: ["ImportJobs", "Records", "Store"]
+            dependencies: ["HealthRecord", "ImportJobs", "Records", "Store"]
         ),
         // The product's routes, access policy and wire format.
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPKit", "HealthRecord", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", .product(name: "Logging", package: "swift-log")]
         ),
         // The executable: CLI, configuration, lifecycle, wiring.
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "CMalloc",
+                "HealthRecord", "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -133,7 +138,7 @@ let package = Package(
         // Synthetic families' records (no real person's data) for the demo, tests and benchmarks.
         .target(
             name: "SyntheticRecords",
-            dependencies: ["Records", "Store"],
+            dependencies: ["HealthRecord", "Records"],
             path: "Tools/SyntheticRecords"
         ),
         .executableTarget(
@@ -200,7 +205,8 @@ let package = Package(
 
         // Shared by every test target: temporary folders, the shared samples, test stores, processes.
         .target(name: "TestSupport", dependencies: ["Store", "TimelineAPI"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLCipher", "TimelineAPI", "TestSupport"]),
+        .testTarget(name: "HealthRecordTests", dependencies: ["HealthRecord"]),
+        .testTarget(name: "StoreTests", dependencies: ["HealthRecord", "Store", "CSQLCipher", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "HTTPKitTests", dependencies: [
             "HTTPKit", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -209,12 +215,12 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "Store", "SyntheticRecords", "TestSupport"]),
-        .testTarget(name: "SyntheticRecordsTests", dependencies: ["SyntheticRecords", "Records", "Store", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["HealthRecord", "Records", "SyntheticRecords", "TestSupport"]),
+        .testTarget(name: "SyntheticRecordsTests", dependencies: ["HealthRecord", "SyntheticRecords", "Records", "TestSupport"]),
         .testTarget(name: "TimelineAPITests", dependencies: [
             "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "TestSupport",
         ]),
-        .testTarget(name: "ModulesTests", dependencies: ["Modules", "Store", "TestSupport"]),
+        .testTarget(name: "ModulesTests", dependencies: ["HealthRecord", "Modules", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: [
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 
 /// The FHIR `SourceSyncer`: one run of one job for a FHIR patient-access server.

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// Proof Key for Code Exchange (RFC 7636) with S256, as SMART App Launch requires, and the `state` of
@@ -8,15 +9,15 @@ public struct PKCE: Sendable, Equatable {
     public let challenge: String
 
     public init() {
-        self.init(verifier: Base64URL.encode(StableID.randomBytes(32)))
+        self.init(verifier: Base64URL.encode(SecureRandom.bytes(32)))
     }
 
     public init(verifier: String) {
         self.verifier = verifier
-        self.challenge = Base64URL.encode(StableID.sha256(Array(verifier.utf8)))
+        self.challenge = Base64URL.encode(Digests.sha256(Array(verifier.utf8)))
     }
 
     /// A fresh `state` for one authorization request (unguessable: it is what binds the redirect back).
-    public static func state() -> String { Base64URL.encode(StableID.randomBytes(24)) }
+    public static func state() -> String { Base64URL.encode(SecureRandom.bytes(24)) }
 
 }

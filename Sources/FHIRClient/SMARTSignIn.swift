@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ImportJobs
+import HealthRecord
 import Store
 
 /// Begins a standalone patient launch (SMART App Launch, public or confidential client): discovers the

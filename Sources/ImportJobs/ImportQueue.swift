@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// Queues syncs: what `POST /imports` and `hreaderd sync` call. Wakes this process's runners.

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// What a runner reports as it works: for the daemon's log and `hreaderd sync`'s progress lines.

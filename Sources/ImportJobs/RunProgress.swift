@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthRecord
 import Store
 import Synchronization
 

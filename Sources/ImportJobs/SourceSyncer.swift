@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// A kind of source the job runner can sync: RHEx servers today, FHIR servers next. The runner claims

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// Why a request, a patient or a whole sync failed. Each case reads as one line for `/imports.json`, the

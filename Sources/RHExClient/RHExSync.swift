@@ -1,5 +1,6 @@
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 
 /// One run of one import job: sign in, read the feed, download each patient's record (a bounded number

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// An allergy's reaction and severity, read from its stored source: a FHIR `AllergyIntolerance`
 /// (`reaction[].manifestation`, `reaction[].severity`, else `criticality`), an RHEx/HDS allergy (`reaction`

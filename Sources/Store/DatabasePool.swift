@@ -1,3 +1,4 @@
+import HealthRecord
 import Dispatch
 import FoundationEssentials
 import Synchronization

@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 
 /// Every failure the store reports. Each case reads as one line an operator can act on.

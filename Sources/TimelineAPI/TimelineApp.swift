@@ -3,6 +3,7 @@ import HTTPKit
 import ImportJobs
 import Logging
 import Modules
+import HealthRecord
 import Store
 
 /// The product's HTTP side: the routes of DESIGN.md over the store. The executable builds one and hands

@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import ImportJobs
+import HealthRecord
 import Store
 
 @main

@@ -2,6 +2,7 @@ import Foundation
 @testable import FHIRClient
 import FHIRSandbox
 @testable import ImportJobs
+import HealthRecord
 import Records
 @testable import Store
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FHIRClient
+import HealthRecord
 import Store
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 import TestSupport
 import Testing
@@ -115,7 +116,7 @@ struct FileImportTests {
             let report = await importer.importFiles([ImportInputFile(name: "a.json", mediaType: "application/fhir+json", bytes: bytes)])
             let files = try store.importedFilesSync()
             #expect(files.count == 1)
-            #expect(files[0].name == "a.json" && files[0].size == bytes.count && files[0].sha256 == StableID.sha256(bytes))
+            #expect(files[0].name == "a.json" && files[0].size == bytes.count && files[0].sha256 == Digests.sha256(bytes))
             #expect(files[0].reportJSON == report.json)
             #expect(try store.importedFileContentSync(id: files[0].id) == bytes)
 

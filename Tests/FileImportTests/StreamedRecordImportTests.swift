@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import ImportJobs
 import Records
+import HealthRecord
 import Store
 import Synchronization
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 @testable import Modules
 import Testing
 import TestSupport

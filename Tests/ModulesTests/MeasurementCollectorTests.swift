@@ -1,5 +1,5 @@
 import Modules
-import Store
+import HealthRecord
 import TestSupport
 import Testing
 

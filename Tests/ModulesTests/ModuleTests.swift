@@ -1,5 +1,5 @@
 import Modules
-import Store
+import HealthRecord
 import Testing
 
 /// The modules over small records: what each tile carries, what each message says, and the protocol (a
@@ -38,7 +38,7 @@ struct ModuleTests {
 
     /// Noon UTC of a day.
     static func epoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        CivilDay.epochDays(year: year, month: month, day: day) * Self.day + 43_200
+        CivilDate.epochDays(year: year, month: month, day: day) * Self.day + 43_200
     }
 
     static func evaluate(_ module: some SummaryModule, _ record: ModuleRecord) -> ModuleOutput {

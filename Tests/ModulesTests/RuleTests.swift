@@ -1,3 +1,4 @@
+import HealthRecord
 import Modules
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import Records
 @testable import RHExClient
 import ImportJobs

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImportJobs
+import HealthRecord
 import Records
 @testable import RHExClient
 import SyntheticRecords

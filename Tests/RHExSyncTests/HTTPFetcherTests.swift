@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImportJobs
+import HealthRecord
 import Records
 @testable import RHExClient
 import SyntheticRecords

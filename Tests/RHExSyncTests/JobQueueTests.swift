@@ -3,6 +3,7 @@ import Foundation
 import Records
 @testable import RHExClient
 import SyntheticRecords
+import HealthRecord
 import Store
 import TestSupport
 import Testing

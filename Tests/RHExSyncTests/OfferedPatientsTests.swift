@@ -2,6 +2,7 @@ import Foundation
 @testable import ImportJobs
 import Records
 import RHExSandbox
+import HealthRecord
 import Store
 import TestSupport
 import Testing

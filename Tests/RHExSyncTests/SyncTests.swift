@@ -4,6 +4,7 @@ import Records
 @testable import RHExClient
 import SyntheticRecords
 import RHExSandbox
+import HealthRecord
 import Store
 import Synchronization
 import TestSupport

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 import TestSupport
 import Testing
 

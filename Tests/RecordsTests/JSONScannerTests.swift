@@ -1,3 +1,4 @@
+import HealthRecord
 @testable import Records
 import TestSupport
 import Testing

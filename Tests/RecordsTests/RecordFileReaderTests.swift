@@ -1,6 +1,6 @@
 import Foundation
 import Records
-import Store
+import HealthRecord
 import TestSupport
 import Testing
 

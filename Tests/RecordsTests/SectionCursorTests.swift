@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 import Testing
 @testable import Records
 

@@ -1,6 +1,6 @@
 import Foundation
 import Records
-import Store
+import HealthRecord
 import SyntheticRecords
 import TestSupport
 import Testing

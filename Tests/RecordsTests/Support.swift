@@ -1,6 +1,6 @@
 import Foundation
 import Records
-import Store
+import HealthRecord
 import TestSupport
 
 /// Parses a record written inline in a test.

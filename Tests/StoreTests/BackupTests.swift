@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import HealthRecord
 @testable import Store
 
 /// Backups: online and consistent while a writer posts, restored with the password or the recovery key,

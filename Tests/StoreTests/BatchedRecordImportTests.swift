@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimelineAPI
+import HealthRecord
 @testable import Store
 
 /// A record whose entries come a batch at a time (`importRecordSync(_:entries:)`, the import of a record

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HealthRecord
 @testable import Store
 
 /// Parameters bound by type (`Statement.execute(binding:)`, an import's insert of each entry) against the same

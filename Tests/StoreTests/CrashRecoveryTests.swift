@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimelineAPI
+import HealthRecord
 @testable import Store
 
 @Suite("Crash recovery")

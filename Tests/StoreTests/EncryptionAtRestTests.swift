@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HealthRecord
 @testable import Store
 
 @Suite("Encryption at rest")

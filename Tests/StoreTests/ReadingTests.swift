@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import HealthRecord
 @testable import Store
 
 /// The person's own readings in the store: kept apart from imported entries, merged into the timeline's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HealthRecord
 @testable import Store
 
 /// Search inside the encrypted store: the index against a plain scan of the same data, its upkeep by every

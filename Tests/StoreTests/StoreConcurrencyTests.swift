@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import HealthRecord
 @testable import Store
 
 @Suite("Store concurrency")

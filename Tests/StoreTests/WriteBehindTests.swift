@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimelineAPI
+import HealthRecord
 @testable import Store
 
 /// The write-behind VFS (Sources/CWriteBehind): a large transaction's pages copied into a ring and written

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 import SyntheticRecords
 import TestSupport

@@ -1,6 +1,6 @@
 import Records
 import SyntheticRecords
-import Store
+import HealthRecord
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HealthRecord
 import Store
 @testable import TimelineAPI
 

@@ -1,6 +1,7 @@
 import FHIRSandbox
 import Foundation
 import ImportJobs
+import HealthRecord
 @testable import Store
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 import Testing
 @testable import TimelineAPI

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import HealthRecord
 import Store
 import Testing
 import TestSupport

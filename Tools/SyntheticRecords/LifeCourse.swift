@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Keeps a synthetic record's life course believable as its entries are written in order, in every
 /// format: a chronic condition already open is not diagnosed again (a repeat is a flare that resolves

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 
 /// How fast `RecordParser` turns record bytes into entries, on its own: no file, no network, no store.
 /// The import target is 50,000 entries/s into the encrypted store end to end, so parsing has to be far

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 /// The generator's only source of randomness: SplitMix64 (Steele, Lea & Flood 2014), seeded from the
 /// caller's seed and a few stream numbers. Our own, not `SystemRandomNumberGenerator`, and not the

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 
 /// One synthetic clinical entry, before it is written in a record generation's shape.
 struct SyntheticEntry {

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 
 /// Writes a synthetic person as FHIR R4 resources (Patient, Encounter, Observation, Condition,
 /// MedicationRequest, Procedure, Immunization, AllergyIntolerance) in a bundle's entries, so that the
@@ -185,11 +185,11 @@ struct SyntheticFHIRWriter {
         }
     }
 
-    /// `YYYY-MM-DDThh:mm:ssZ` of epoch seconds, without Foundation (the store's `CivilDay`).
+    /// `YYYY-MM-DDThh:mm:ssZ` of epoch seconds, without Foundation (`HealthRecord.CivilDate`).
     static func dateTime(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondsOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = CivilDay.date(epochDays: days)
+        let date = CivilDate(epochDays: days), (year, month, day) = (date.year, date.month, date.day)
         return zeroPadded(Int(year), 4) + "-" + zeroPadded(Int(month), 2) + "-" + zeroPadded(Int(day), 2) + "T"
             + zeroPadded(secondsOfDay / 3600, 2) + ":" + zeroPadded(secondsOfDay / 60 % 60, 2) + ":" + zeroPadded(secondsOfDay % 60, 2) + "Z"
     }

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 /// A family of synthetic patients from a seed: a primary person born 1968–1982, a spouse, one to three
 /// children born from the 1990s to the 2010s, and a parent born in the 1940s or 1950s — the people a
@@ -34,7 +35,7 @@ enum SyntheticFamily {
                 firstName: first,
                 lastName: person.last,
                 gender: person.male ? "M" : "F",
-                birthdate: (daysFromCivil(year: person.year, month: 1, day: 1) + Int64(day)) * 86_400 + 43_200,
+                birthdate: (CivilDate.epochDays(year: Int64(person.year), month: 1, day: 1) + Int64(day)) * 86_400 + 43_200,
                 relationship: person.relationship
             ))
         }
@@ -50,17 +51,6 @@ enum SyntheticFamily {
         return String(repeating: "0", count: digits - text.count) + text
     }
 
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's `days_from_civil`): no Foundation
-    /// calendar, so no time zone can shift a birthday.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
 
 /// Stream numbers for `RandomSource`: one per purpose, so purposes never share random numbers.

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 /// A small JSON writer for the synthetic records: appends tokens to a byte buffer, placing commas and
 /// (when pretty) newlines and indentation itself, so the generator only says what to write. Store's

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 /// One member of a synthetic family: who they are, before any clinical entries.
 public struct SyntheticPatient: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 
 /// Writes a synthetic patient's record in one record generation's shape, so the real parser meets
 /// both: Gen 1 as hReader's bundled records have it (hreader_hs_henry_smith.json: `_id` strings,

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 
 /// Synthetic RHEx patient records for the demo, tests and benchmarks: a family of realistic people and
 /// as many entries as asked (up to millions), in Gen 1 or Gen 2 record shape.

@@ -1,3 +1,4 @@
+import HealthRecord
 import Records
 /// The clinical vocabulary of synthetic records: real code systems and real-looking codes, so that the
 /// demo's timeline reads like a chart and the parser sees what real records hold. Not clinical truth;

@@ -1,5 +1,6 @@
 import Foundation
 import Records
+import HealthRecord
 import Store
 import SyntheticRecords
 import TimelineAPI

@@ -2,6 +2,7 @@ import FHIRClient
 import FHIRSandbox
 import Foundation
 import ImportJobs
+import HealthRecord
 import Store
 import TimelineAPI
 

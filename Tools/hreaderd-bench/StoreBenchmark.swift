@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -3,6 +3,7 @@ import ImportJobs
 import RHExClient
 import SyntheticRecords
 import RHExSandbox
+import HealthRecord
 import Store
 import TimelineAPI
 

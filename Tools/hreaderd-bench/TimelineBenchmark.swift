@@ -1,6 +1,7 @@
 import Foundation
 import Records
 import SyntheticRecords
+import HealthRecord
 import Store
 import TimelineAPI
 

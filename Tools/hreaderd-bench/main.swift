@@ -13,6 +13,7 @@
 // sync:   the 500-patient sample through the RHEx sandbox on loopback into a fresh store, end to end; then every
 //         patient of ../shared/fhir-samples through the FHIR (SMART) sandbox, one source each.
 import Foundation
+import HealthRecord
 import Store
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -8,6 +8,7 @@
 // signal ignored): the write that would fails, as on a full disk. The error ends the process, with the pages
 // written behind until then (the write-behind test).
 import Foundation
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -5,6 +5,7 @@
 //   patient SOURCE RECORD_ID ENTRY_COUNT ENTRIES MARKED   (stored count, rows in entries, rows whose description has MARK)
 // Usage: hreaderd-storecheck STATE_DIR PASSWORD [MARK]
 import Foundation
+import HealthRecord
 import Store
 
 let arguments = CommandLine.arguments

@@ -2,6 +2,7 @@ import Foundation
 import HTTPKit
 import Records
 import RHExClient
+import HealthRecord
 import Store
 import TimelineAPI
 

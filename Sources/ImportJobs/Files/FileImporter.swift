@@ -1,5 +1,6 @@
 import Dispatch
 import Records
+import HealthRecord
 import Store
 
 /// One file given to an import: its name (for the report), its media type when an upload said it,

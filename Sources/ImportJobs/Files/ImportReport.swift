@@ -1,4 +1,5 @@
 import Records
+import HealthRecord
 import Store
 
 /// What one import of files did, file by file and patient by patient: what the command line prints,

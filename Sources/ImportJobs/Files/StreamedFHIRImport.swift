@@ -1,5 +1,6 @@
 import Dispatch
 import Records
+import HealthRecord
 import Store
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Records
+import HealthRecord
 import Store
 
 /// An RHEx record file too large to hold whole (`StreamedRecordFile`), imported as it is read: one thread

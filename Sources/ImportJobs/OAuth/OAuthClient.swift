@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthRecord
 import Store
 
 /// An OAuth2 token endpoint (RHEx's `/oauth2/token`, a SMART server's `token_endpoint`): a form post with

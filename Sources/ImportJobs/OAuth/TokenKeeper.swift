@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// The access token of one source during a sync, shared by its concurrent requests.

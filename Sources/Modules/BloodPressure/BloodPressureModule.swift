@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Blood pressure: the latest reading and the average of the last three, each in its 2017 ACC/AHA
 /// category, and the readings as a trend.

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Glucose and HbA1c: the latest of each in the ADA ranges, and the glucose readings as a trend.
 public struct BloodSugarModule: SummaryModule {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Cholesterol: the latest total, LDL, HDL and triglycerides, each in the NCEP ATP III ranges.
 public struct CholesterolModule: SummaryModule {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The modules the daemon knows, in their default order: the one list that names them all. A new module
 /// is a folder of its own and one line here; a test adds its own by building a catalog with it.

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// What modules read of one person: the patient, the entries of the types asked for (oldest first; the
 /// ones the person struck out as wrong left out), their own readings and posts, their annotations, and
@@ -40,7 +40,7 @@ public struct ModuleRecord: Sendable {
     public var age: Double? { patient.birthdate.map { Age.years(from: $0, to: now) } }
 
     /// "Nov 20, 2026": a day as messages name it, in the daemon's time zone.
-    public func day(_ time: Int64) -> String { CivilDate(epoch: time + utcOffset).shown }
+    public func day(_ time: Int64) -> String { CivilDate(epochSeconds: time + utcOffset).shown }
 }
 
 /// What a record says of an allergy beyond its substance.

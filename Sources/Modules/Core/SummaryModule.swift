@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// One tile of the summary (hReader's applets, SelfHub's modules): what it reads from the record and the
 /// person's own readings, the values it offers to other modules, its tile and its message. A module lives

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Pain, mood and energy: the levels posted from the timeline (0–10), each as a trend.
 public struct FeelingsModule: SummaryModule {

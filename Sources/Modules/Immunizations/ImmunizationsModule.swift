@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Immunizations: the last dose of each vaccine, and how many doses the record holds.
 public struct ImmunizationsModule: SummaryModule {

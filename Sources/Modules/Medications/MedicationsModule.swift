@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Active medications with the person's own notes on them (dose, directions, a note), and the
 /// medications they added on the timeline.

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Active problems, and allergies with their reactions and severity.
 public struct ProblemsAllergiesModule: SummaryModule {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 import Synchronization
 
 /// The record's measurements gathered as the store reads its vital signs and results (`StoredEntrySink`),

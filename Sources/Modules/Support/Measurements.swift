@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The quantities the modules follow, each in one unit.
 public enum Measure: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Rounding and wording shared by the modules' tiles and messages.
 enum Numbers {

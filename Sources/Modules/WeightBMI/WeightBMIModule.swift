@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Weight, height and BMI: adult categories from 20 years; for ages 2 to 20, the BMI-for-age percentile
 /// of the CDC 2000 growth charts, at the age of the measurement.

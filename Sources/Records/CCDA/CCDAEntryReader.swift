@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// One section's entries to the store's: the clinical statement of each entry template, its code (or, for
 /// problems and allergies, the value or substance that says what it is), its times, value and status.

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Reads a C-CDA (R1.1, R2.1) or HITSP C32 document into the person it is about: `recordTarget` for the
 /// demographics and identity, each known section's entries from their entry templates, mapped to the

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The sections of a C-CDA (R1.1, R2.1) or HITSP C32 document the reader knows: by templateId root (the
 /// `extension` dates do not matter), else by the section's LOINC code.

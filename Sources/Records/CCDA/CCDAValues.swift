@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The CDA data types the mapping reads: coded values (CD, CE, CO) with their description and codes,
 /// times (TS, IVL_TS), and measurements (PQ, IVL_PQ, ST, REAL, INT).

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// HL7 v3 `TS` (`2012`, `201204`, `20120415`, `20120415093000`, `20120415093000.123-0500`) as epoch
 /// seconds. Like FHIR's dates: a value without a time is a day, month or year in no time zone, read as
 /// noon UTC of its first day; a time without an offset is read as UTC.
@@ -18,7 +20,7 @@ enum HL7Time {
         let month = number(4, 2) ?? 1
         let day = number(6, 2) ?? 1
         guard (1...12).contains(month), (1...31).contains(day), [4, 6, 8, 10, 12, 14].contains(digits.count) else { return nil }
-        let days = Int64(FHIRDate.daysFromCivil(year, month, day))
+        let days = CivilDate.epochDays(year: Int64(year), month: Int64(month), day: Int64(day))
         guard digits.count > 8 else {
             // A day, month or year: an offset may follow (and says nothing about a day); nothing else may.
             let rest = bytes[index...]

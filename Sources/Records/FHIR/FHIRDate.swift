@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// FHIR's `date`, `dateTime` and `instant` (`2012`, `2012-04`, `2012-04-15`, `2012-04-15T10:30:00-05:00`,
 /// with fractions of a second) as epoch seconds, without Foundation's calendars.
 ///
@@ -58,12 +60,12 @@ public enum FHIRDate {
             offset = (h * 3600 + m * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
         }
         guard bytes.isEmpty else { return nil }
-        let seconds = Int64(daysFromCivil(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        let seconds = CivilDate.epochDays(year: Int64(year), month: Int64(month), day: Int64(day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         return (seconds, .seconds)
     }
 
     private static func noon(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
-        Int64(daysFromCivil(year, month, day)) * 86_400 + 43_200
+        CivilDate.epochDays(year: Int64(year), month: Int64(month), day: Int64(day)) * 86_400 + 43_200
     }
 
     private static func daysIn(_ month: Int, _ year: Int) -> Int {
@@ -72,15 +74,5 @@ public enum FHIRDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

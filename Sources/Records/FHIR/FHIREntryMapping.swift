@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// What one resource becomes: entries on the timeline, or kept (stored with the patient and in the
 /// export, not shown), or left out because its source says it was entered in error.

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// `MedicationRequest`, `MedicationStatement` and `MedicationAdministration` → medications. The drug is
 /// `medicationCodeableConcept`, or `medicationReference` resolved to a `Medication` in the same input or

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// `Observation` → an entry whose type comes from its category: vital-signs → vital signs,
 /// social-history → social history, everything else (laboratory, survey, exam, none) → results. An

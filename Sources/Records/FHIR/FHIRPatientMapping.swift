@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// `Patient` → the person: name, gender, birth date and identifiers.
 enum FHIRPatientMapping {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The resources of one patient that become entries, mapped a batch at a time as the store writes them
 /// (a long record: `FHIRReader.mapsWhileWritingFrom`), instead of all before the first is written. The

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Reads FHIR R4 files (bundles, NDJSON, single resources, a Bulk Data export's files together) into
 /// the patients they describe: each a `PatientRecord` ready for the store, with what was kept and not

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Groups an input's resources by the patient they are about (`subject`, `patient`, `beneficiary`),
 /// maps each group, and makes its `PatientRecord`. A resource whose patient is referenced but not in the

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// One resource as read from a file: its type, id and the references that say whose it is, and its JSON
 /// exactly as the source wrote it (compact), which is what the store keeps.

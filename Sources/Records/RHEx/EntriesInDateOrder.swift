@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// A record's entries read a type at a time and handed on by date: of the entries each type's cursor is at,
 /// the earliest first (an entry without a date after every dated one). A record's sections each run

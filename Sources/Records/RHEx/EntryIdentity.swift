@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Stable entry ids for one patient record.
 ///

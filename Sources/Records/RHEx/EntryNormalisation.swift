@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// One source entry to one `Entry`.
 enum EntryNormalisation {

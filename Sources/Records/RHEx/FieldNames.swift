@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The top-level members of a record that the parser reads; everything else is kept raw.
 enum RecordField {

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Store
+import HealthRecord
 
 /// Why a record file could not be read at all (as opposed to one bad record in it).
 public enum RecordFileError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// Parses one RHEx patient record (JSON, any of the three generations) into a `PatientRecord`.
 ///

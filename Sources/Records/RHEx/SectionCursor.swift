@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// The entries of one type, read an entry at a time from where its section's arrays lie (a record read in
 /// passes: `StreamedRecordFile`, whose first pass found them). A type a record names twice has two arrays,

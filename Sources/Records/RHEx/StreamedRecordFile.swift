@@ -1,4 +1,4 @@
-import Store
+import HealthRecord
 
 /// A record file too large to hold in memory whole (a long life's record: 1,000,000 entries are about
 /// 210 MB of JSON), read in place in passes over the mapped file, each giving back the pages behind it:
@@ -124,7 +124,7 @@ public final class StreamedRecordFile {
         }
         guard from <= bytes.count else { return nil }
         own.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from...]))
-        return StableID.sha256(own)
+        return SHA256.hash(own)
     }
 
     /// The 1-based line of the first byte that is not white space from `start` on.

@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 import FoundationEssentials
 #if canImport(Glibc)

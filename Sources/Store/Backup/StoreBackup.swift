@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 import FoundationEssentials
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import HealthRecord
 import CZlib
 
 /// zlib's deflate, for the imported files the store keeps: record JSON shrinks about tenfold, and every

@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 
 /// AES-256-GCM through OpenSSL's EVP interface: a 12-byte nonce, a 16-byte tag, and associated data that

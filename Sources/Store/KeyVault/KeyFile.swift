@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 import FoundationEssentials
 
@@ -83,5 +84,5 @@ struct KeyFile: Codable, Equatable {
         return file
     }
 
-    static func sha256Hex(_ bytes: [UInt8]) -> String { StableID.hex(StableID.sha256(bytes)) }
+    static func sha256Hex(_ bytes: [UInt8]) -> String { StableID.hex(Digests.sha256(bytes)) }
 }

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Everything that can go wrong with the key file, each with a message an operator can act on.
 public enum KeyVaultError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongPassword

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The recovery key printed once by `hreaderd init`: 160 random bits, written as 32 base32 characters in
 /// groups of four. It wraps the same store key as the password, so it can set a new password when the
 /// password is lost (the original app's security questions, done properly).

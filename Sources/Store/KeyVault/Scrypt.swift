@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 
 /// scrypt cost parameters. They are written into the key file next to each wrapped key, so they can be

@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 
 /// Overwrites secret bytes with zeros (OPENSSL_cleanse cannot be optimised away).

@@ -1,3 +1,4 @@
+import HealthRecord
 import CLibCrypto
 
 /// The 256-bit raw key that encrypts the database. It lives in memory only while the store is

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// An API token as listed: never the token itself, which is shown once at creation and stored only as
 /// its SHA-256.
 public struct APIToken: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One row of the audit trail: who did what to which patient, and when; never what the record holds.
 public struct AuditEvent: Sendable, Equatable {
     public enum Action: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Entries of one timeline array as their JSON objects, already joined by commas: what goes between the
 /// array's brackets. Built from each entry's stored `timeline_json`, without decoding it.
 public struct EntryList: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// A patient as the export reads it: every stored field.
 public struct ExportedPatient: Sendable {
     public var id: String

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One sync of one RHEx source, persisted so that it survives restarts (DESIGN.md, "RHEx import").
 ///
 /// A job is `queued` (possibly with `nextRunAt` in the future: a retry after a backoff), `running` under

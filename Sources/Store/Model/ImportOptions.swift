@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// How an import treats what the store already holds of a patient.
 public struct ImportOptions: Sendable, Equatable {
     public enum Mode: String, Sendable {

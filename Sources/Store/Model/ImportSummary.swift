@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What one import of one patient record changed.
 public struct ImportSummary: Sendable, Equatable {
     public enum PatientChange: String, Sendable { case added, updated, unchanged }

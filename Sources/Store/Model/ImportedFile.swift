@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// A file a person imported, as the store keeps it: its bytes (encrypted with the rest of the store),
 /// its hash, when, and what the import made of it (the report, as JSON).
 public struct ImportedFile: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// A SMART sign-in begun but not yet completed: what `source add --fhir` (or `POST /sources`) learnt from
 /// the server's discovery and sent to its authorization page, kept until the redirect comes back with the
 /// same `state`, or until it expires. Holds secrets (the PKCE verifier, a client secret): never printed.

@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 
 /// A place records come from: the built-in `files` source of `import-file`, or an RHEx server.

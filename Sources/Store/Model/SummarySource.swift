@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What the summary reads of one person in one snapshot: the patient, the entries of the types asked for
 /// (every linked patient's, each fact once, oldest first; the ones the person struck out left out), the
 /// source text of its allergies, the person's readings, posts and annotations.

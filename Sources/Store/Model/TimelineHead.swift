@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What a timeline request needs before it can pick a window and look in its cache.
 public struct TimelineHead: Sendable, Equatable {
     /// The person's id: the patient's own, or the head of the person it is linked into.

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`,
 /// `timelineVitalSigns`): for a page too large to hold whole, which is then written as it is read. Each
 /// part is read in a snapshot of its own, at the patient's revision the page began at: a part read after

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Everything one timeline window shows of one patient, read in one consistent snapshot.
 public struct TimelineSnapshot: Sendable {
     public var patient: Patient

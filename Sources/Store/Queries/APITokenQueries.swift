@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 
 /// API tokens for `curl` and scripts. The secret is 256 random bits; the store keeps only its SHA-256,
@@ -64,7 +65,7 @@ extension Store {
         }
     }
 
-    static func tokenHash(_ token: String) -> [UInt8] { StableID.sha256(Array(token.utf8)) }
+    static func tokenHash(_ token: String) -> [UInt8] { Digests.sha256(Array(token.utf8)) }
 
     static func base64URL(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 }

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Annotations (`annotations`): written by the person, read with the timeline, the export and on their own.
 enum AnnotationQueries {
     static let columns = """

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The audit trail (`audit_log`): appended by every action it lists, read by `/audit.json` and `hreaderd
 /// audit`, pruned only by age. No query changes a row.
 enum AuditQueries {

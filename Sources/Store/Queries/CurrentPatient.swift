@@ -1,3 +1,5 @@
+import HealthRecord
+
 extension Store {
     /// The patient the timeline shows by default: the one selected last, else the first by name; nil when
     /// the store holds no patient yet.

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Imported documents' text (`documents`, `document_sections`): written with the document's import, read
 /// by the export, the documents route and search.
 enum DocumentQueries {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Keeps every entry's stored timeline JSON in the shape of the encoder the store was opened with.
 /// The version that wrote them is a setting; when it differs from the encoder's (a new contract, or a
 /// store upgraded from before the column existed), every entry is encoded again, in one transaction.

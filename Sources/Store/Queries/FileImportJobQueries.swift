@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Jobs of the `files` source: an uploaded file imported in the background, with its progress and, at
 /// the end, its report. Such a job is never claimed by the runner (it claims remote sources only): the
 /// process that started it runs it, and one it left running when it stopped is failed at the next start.

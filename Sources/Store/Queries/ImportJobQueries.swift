@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 
 /// Import jobs: queued by `POST /imports`, `hreaderd sync` or the daemon's schedule, claimed under a lease

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The imported files the store keeps (`imported_files`), for `reimport` and the import report.
 extension Store {
     /// Keeps a file: its bytes, hash and name. `batch` nil starts a new batch (the file's own id).
@@ -108,7 +110,7 @@ public struct PreparedImportedFile: Sendable {
     let deflated: [UInt8]
 
     public init(_ content: [UInt8]) throws(StoreError) {
-        hash = StableID.sha256(content)
+        hash = Digests.sha256(content)
         size = content.count
         deflated = try Deflate.compress(content)
     }

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The resources of a patient that are not entries, kept verbatim (`kept_resources`).
 enum KeptResources {
     /// Writes `resources` for the patient; with `replacing`, those no longer given are removed. Whether

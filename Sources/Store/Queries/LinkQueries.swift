@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One person from many sources: patients linked into a person (`patient_links`), each still updated by
 /// its own source. A person is known by the id of its first patient (the head); the others point to it.
 enum LinkQueries {

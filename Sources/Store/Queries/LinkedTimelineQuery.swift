@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The timeline of a person made of several linked patients: the union of their windows, in (date, id)
 /// order, with a fact that two sources both hold (same type, same codes, same date) shown once and both
 /// sources named. Rarer than a person of one, so it reads plainly, entry by entry, instead of from the

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What a server offers (its people feed) and what the person chose to import (`offered_patients`).
 public struct OfferedPatient: Sendable, Equatable {
     public var recordID: String

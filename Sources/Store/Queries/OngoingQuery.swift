@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Conditions, medications and allergies that are not in the window but span it: started before it (start
 /// time, else time), not ended before its end, status not closed. The original app dropped these; a
 /// chronic condition diagnosed years ago belongs on today's timeline.

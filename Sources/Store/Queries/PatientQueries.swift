@@ -1,3 +1,5 @@
+import HealthRecord
+
 extension Store {
     static let patientColumns = """
         p.id, s.name AS source, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision,

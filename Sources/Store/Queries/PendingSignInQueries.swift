@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// SMART sign-ins between their start and the redirect back (`pending_sign_ins`), and the FHIR source a
 /// completed one becomes.
 extension Store {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The family's own say about its people: who each is to them, their order, the name they use; and
 /// removing a person with everything that is theirs.
 extension Store {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The person's own readings (`readings`): added, edited and deleted one at a time, read with the
 /// timeline, the summary and the export. Each change raises the patient's revision, so cached timeline
 /// pages are never stale.

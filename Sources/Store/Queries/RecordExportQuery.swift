@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// Reads one patient's whole record for the export, in one snapshot, handing each row to the writer
 /// as it is read (cold path: columns by name).
 enum RecordExportQuery {

@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -396,7 +397,7 @@ final class RecordImport {
         add(entry.type.rawValue); add(entry.description); add(entry.time); add(entry.startTime); add(entry.endTime)
         add(entry.status); add(entry.value.map { "\($0)" }); add(entry.textValue); add(entry.units); add(codes)
         add(entry.sourceID); add(entry.rawJSON)
-        return Array(StableID.sha256(parts).prefix(16))
+        return Array(Digests.sha256(parts).prefix(16))
     }
 }
 

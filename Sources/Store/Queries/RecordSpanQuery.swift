@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// When a patient's record begins and ends: the dates of their first and last entry (an entry's date is
 /// the first of its time, start and end). Each bound is one index seek (min and max of the indexed date),
 /// so listing a family with its spans costs next to nothing however long the records are. Posts are not

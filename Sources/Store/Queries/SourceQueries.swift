@@ -1,3 +1,4 @@
+import HealthRecord
 import FoundationEssentials
 
 /// RHEx sources: what `hreaderd source add|list|remove` manages and the sync reads. Secrets (client

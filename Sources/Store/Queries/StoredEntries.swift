@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What the store has of a patient's entries, as an import meets the record's: each entry the record
 /// gives is taken (found, and marked as met); what is never taken is what the record no longer has.
 ///

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The summary's one read (`SummarySource`): only the entry types its modules read, in one snapshot.
 enum SummaryQuery {
     /// `types` are held in the source; `measured` are handed to `sink` one by one (a type may be both).

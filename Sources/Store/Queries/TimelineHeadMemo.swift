@@ -1,3 +1,4 @@
+import HealthRecord
 import Synchronization
 
 /// The timeline heads read since the last commit to the store. A head (which patient, its revision, its

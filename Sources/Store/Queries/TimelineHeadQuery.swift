@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The head of a timeline request (which patient, its revision, its earliest time), read once and then
 /// remembered until the next commit (`TimelineHeadMemo`), so that a cached page can be answered from memory.
 extension Store {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The timeline's window read in parts (`TimelineParts`): the same entries, in the same order, as
 /// `TimelineWindowQuery.timeline` and `TimelineSnapshotQuery` read at once.
 ///

@@ -1,3 +1,5 @@
+import HealthRecord
+
 enum TimelinePostQueries {
     static let columns = "id, patient_id, kind, created_at, data"
 

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The timeline's one read: everything a window shows of one patient — the patient, the window's
 /// entries (`TimelineWindowQuery`), the ongoing ones (`OngoingQuery`) and the posts of the window — in
 /// one consistent snapshot, so that a page never mixes two states of the record.

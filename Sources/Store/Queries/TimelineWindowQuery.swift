@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The clinical entries of a patient that lie in a time window: an entry is in the window when its date,
 /// start or end lies in it, bounds inclusive. Sorted by date, then id.
 ///

@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 
 /// Values bound to a statement's parameters in order, each by its own type, for a statement run very many

@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 
 /// An error reported by SQLite/SQLCipher, carrying its result code, its message and the SQL that failed.

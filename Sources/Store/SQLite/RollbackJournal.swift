@@ -1,3 +1,5 @@
+import HealthRecord
+
 extension Database {
     /// Runs `body` (one very large transaction) with the database written in place through a rollback
     /// journal when this is the only connection open to it, and through the WAL as usual otherwise; the

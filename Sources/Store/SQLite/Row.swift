@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 
 /// The current row of a statement being stepped. Columns are read by index, typed. A row is only valid

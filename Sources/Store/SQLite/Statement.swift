@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 
 /// SQLite wants to know whether bound text and blobs must be copied; we always ask it to copy because the

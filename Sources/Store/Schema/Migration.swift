@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One named, versioned step of the schema. Each runs in its own transaction together with the row that
 /// records it, so a crash mid-migration leaves the previous version intact.
 public struct Migration: Sendable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The schema, as named steps. SQLCipher 3.4.1 is SQLite 3.15.2: no JSON functions, no UPSERT, no window
 /// functions, so JSON columns are plain text written and read by Swift.
 enum Schema {

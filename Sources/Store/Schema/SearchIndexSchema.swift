@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// The full-text index (`search`, FTS4 with the unicode61 tokenizer, diacritics removed): one row a
 /// searchable thing, inside the encrypted database like every other page.
 ///

@@ -1,3 +1,4 @@
+import HealthRecord
 import CSQLCipher
 
 /// `code_values(codes)`: the values of a codes column (`{"LOINC":["2823-3"],"SNOMED-CT":["77068002"]}`) as

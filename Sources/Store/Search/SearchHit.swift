@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One thing a search found: an entry, a timeline post or a section of an imported document.
 public struct SearchHit: Sendable, Equatable {
     public enum Kind: String, Sendable {

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// What a person typed into a search box, as terms of the full-text index: words in any order (each a
 /// prefix once it has `minimumPrefixLength` characters, or when it ends in `*`), phrases in double quotes,
 /// codes (`2823-3` is the phrase `2823 3`, as the index splits it; `LOINC 2823-3` the same code). A query is never SQL and never FTS

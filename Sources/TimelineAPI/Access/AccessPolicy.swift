@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// Who may see the record (DESIGN.md, "Security model"), as one middleware in front of every route:

@@ -1,4 +1,5 @@
 import Dispatch
+import HealthRecord
 import Store
 
 /// Checks a password against the key file, and opens the store with it when the daemon is locked.

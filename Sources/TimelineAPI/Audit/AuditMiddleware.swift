@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// Records the routes' actions in the audit trail, by method and path, after the route answered: sign-ins

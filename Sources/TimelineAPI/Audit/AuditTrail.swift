@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 import Synchronization
 

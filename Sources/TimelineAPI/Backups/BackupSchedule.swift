@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import HealthRecord
 import Store
 import Synchronization
 

@@ -1,5 +1,6 @@
 import HTTPKit
 import Records
+import HealthRecord
 import Store
 
 /// The body of `PUT …/annotation`: `{"note", "struck", "reason", "medication": {"quantity", "dose",

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// The fields of a timeline post, in the order they were sent: a flat map from name to a scalar or, for a

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// The `key` query parameter of `POST /timeline.json`: the original's names and the new lower-case ones.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPKit
 import Records
+import HealthRecord
 import Store
 
 /// The body of `POST /patients/{id}/readings` and `PUT /readings/{id}`: a JSON object

@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// The product's error answers, each a status, a stable code and a sentence (DESIGN.md).

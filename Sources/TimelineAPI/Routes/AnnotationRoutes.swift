@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// A person's annotations on the entries of a record: `PUT`, `GET` and `DELETE

@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// `GET /audit.json?action=…&patient=…&from=…&to=…&limit=…&cursor=…`: the audit trail, newest first. No

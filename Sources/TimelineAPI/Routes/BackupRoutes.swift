@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// `GET /backups.json`: the daemon's backups, their schedule and the last attempt; `POST /backups`: one now.

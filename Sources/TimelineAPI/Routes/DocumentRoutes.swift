@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// Imported documents' text: `GET /patients/{pid}/documents.json`, the sections of every C-CDA or C32

@@ -1,5 +1,6 @@
 import HTTPKit
 import ImportJobs
+import HealthRecord
 import Store
 
 /// A store failure that a route did not handle itself answers as `APIError.store` says: `423` when

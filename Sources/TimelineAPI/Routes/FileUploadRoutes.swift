@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HTTPKit
 import ImportJobs
+import HealthRecord
 import Store
 
 /// `POST /imports/files`: a file a person drops into the web app (or sends with `curl --data-binary`),

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPKit
 import ImportJobs
+import HealthRecord
 import Store
 
 /// `GET /imports.json`: the sources and their recent import jobs; `POST /imports`: start a sync now.

@@ -1,5 +1,6 @@
 import HTTPKit
 import Records
+import HealthRecord
 import Store
 
 /// One person from many sources: `POST /patients/{pid}/links` (`{"patient": "p_…"}`) links another

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPKit
 import Records
+import HealthRecord
 import Store
 
 /// `GET /patients.json`, `POST /patients/current`, `PATCH` and `DELETE /patients/{id}`,

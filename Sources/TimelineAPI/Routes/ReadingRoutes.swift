@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// The person's own readings: `POST /patients/{id}/readings`, `GET /patients/{id}/readings.json`, and

@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// `GET /search.json?q=…&patient=…&type=…&from=…&to=…&limit=…&cursor=…`: the person's whole record

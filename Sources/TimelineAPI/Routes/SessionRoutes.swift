@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// `POST /session` (sign in; unlocks a locked store), `GET /session`, `DELETE /session`, `POST /lock`.

@@ -1,6 +1,7 @@
 import HTTPKit
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 
 /// The patients an RHEx server offers, and the person's choice: `GET /sources/{name}/patients.json`;

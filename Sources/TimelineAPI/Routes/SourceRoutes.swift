@@ -3,6 +3,7 @@ import FoundationEssentials
 import HTTPKit
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 
 /// FHIR sources from the web app: `POST /sources` begins a SMART sign-in and answers the URL to open;

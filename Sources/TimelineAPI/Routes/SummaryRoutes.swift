@@ -1,6 +1,7 @@
 import HTTPKit
 import Modules
 import Records
+import HealthRecord
 import Store
 
 /// The summary: `GET /patients/{id}/summary.json` (each shown module's message and tile, in the person's

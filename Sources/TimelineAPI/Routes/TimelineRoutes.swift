@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// `GET` and `POST /timeline.json`, and the posted entries under `/timeline/entries/{id}`.

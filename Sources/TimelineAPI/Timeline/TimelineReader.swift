@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPKit
+import HealthRecord
 import Store
 
 /// The timeline's read path, owned in one place: the window arithmetic (memoised), the payload cache,

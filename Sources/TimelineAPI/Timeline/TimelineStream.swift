@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// A timeline page written as it is read, a part at a time (`TimelineOutline` and the store's parts):

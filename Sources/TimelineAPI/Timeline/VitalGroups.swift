@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// Vital signs grouped by description for the `vitals` array.

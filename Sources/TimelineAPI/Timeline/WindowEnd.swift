@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthRecord
 import Store
 
 /// Parses the `end` parameter: an RFC 3339 timestamp, `YYYY-MM-DD` (that day's last second, 23:59:59, in
@@ -83,7 +84,7 @@ public enum WindowEnd {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let epochDays = CivilDay.epochDays(year: Int64(year), month: Int64(month), day: Int64(day))
+        let epochDays = CivilDate.epochDays(year: Int64(year), month: Int64(month), day: Int64(day))
         return epochDays * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59) - offset)
     }
 }

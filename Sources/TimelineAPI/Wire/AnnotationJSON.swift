@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// An annotation as every route writes it: in the timeline's entry objects, on its own, in the list and

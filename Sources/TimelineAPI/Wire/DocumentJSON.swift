@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// An imported document's text as the documents route and the export write it. The text is plain text,

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// The whole normalised record of one patient as one JSON document (`/patients/{id}/export.json`,

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// The export document (`ExportDocument`) written to a file descriptor as the store hands its rows over,

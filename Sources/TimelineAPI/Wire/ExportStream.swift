@@ -1,4 +1,5 @@
 import HTTPKit
+import HealthRecord
 import Store
 
 /// A long record's export written as it is read, a part of its entries at a time (`Store.exportHead`,

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// `timeline_medications`, `regimens`, `levels` in the original shapes, and `timeline_entries` with ids.

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// A reading as the API gives it: `{"id", "patient", "kind", "date", "value" | "systolic" + "diastolic",

@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// `/search.json`'s answer. A snippet is parts of plain text, the matching words marked: the web app

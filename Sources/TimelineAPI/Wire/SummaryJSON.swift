@@ -1,4 +1,5 @@
 import Modules
+import HealthRecord
 import Store
 
 /// `GET /patients/{id}/summary.json`: `{"patient": {…, "age"}, "modules": [{"id", "name", "description",

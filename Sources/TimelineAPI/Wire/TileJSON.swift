@@ -1,4 +1,5 @@
 import Modules
+import HealthRecord
 import Store
 
 /// Any module's tile, written as it built it: the wire format needs to know no module.

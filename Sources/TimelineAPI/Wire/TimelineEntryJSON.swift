@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// An entry as one object of the timeline's entry arrays and of `ongoing` (DESIGN.md, "The timeline

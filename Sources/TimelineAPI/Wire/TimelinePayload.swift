@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 
 /// Encodes the timeline JSON of DESIGN.md straight into bytes, in one pass over the snapshot.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthRecord
 import Store
 
 /// `annotate`: the person's note, strike-through and medication details on an entry; `annotations`: the list.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HealthRecord
 import Store
 
 /// `audit`: the audit trail, newest first, one line an event.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HealthRecord
 import Store
 import TimelineAPI
 

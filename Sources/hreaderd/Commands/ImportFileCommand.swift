@@ -7,6 +7,7 @@ import Musl
 #endif
 import ImportJobs
 import Records
+import HealthRecord
 import Store
 
 struct ImportFileCommand: AsyncParsableCommand {

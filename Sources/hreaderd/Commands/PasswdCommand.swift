@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HealthRecord
 import Store
 
 /// `patients`: the family, and the family's say about each person (name, relationship, order, links,

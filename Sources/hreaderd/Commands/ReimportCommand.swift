@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImportJobs
+import HealthRecord
 import Store
 
 /// Reads every kept file again with today's mapping: what a better reader makes of the same files.

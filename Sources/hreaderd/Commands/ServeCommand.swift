@@ -10,6 +10,7 @@ import HTTPKit
 import ImportJobs
 import Logging
 import RHExClient
+import HealthRecord
 import Store
 import TimelineAPI
 

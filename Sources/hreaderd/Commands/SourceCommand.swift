@@ -3,6 +3,7 @@ import FHIRClient
 import FoundationEssentials
 import ImportJobs
 import RHExClient
+import HealthRecord
 import Store
 
 struct SourceCommand: ParsableCommand {

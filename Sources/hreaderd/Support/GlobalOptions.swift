@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthRecord
 import Store
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthRecord
 import Store
 
 /// Where the web app's files are, when `--public-dir` does not say: beside an installed binary

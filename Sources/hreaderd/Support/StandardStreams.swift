@@ -1,3 +1,4 @@
+import HealthRecord
 import Store
 #if canImport(Glibc)
 import Glibc

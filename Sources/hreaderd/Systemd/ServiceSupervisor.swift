@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import Logging
+import HealthRecord
 import Store
 import TimelineAPI
 

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 import Testing
 
 /// Bad input gets a clear message, and a patient with a bad resource is refused whole while the other

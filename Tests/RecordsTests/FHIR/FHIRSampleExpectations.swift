@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import HealthRecord
 
 /// What a FHIR sample holds, computed in the test from the JSON itself with Foundation's parser (never
 /// with the importer's code): the resources of each patient, and the entries the mapping rules of

@@ -1,5 +1,5 @@
 import Records
-import Store
+import HealthRecord
 import Testing
 
 /// The shapes a person meets, made in the test: bundles of each type, NDJSON, a single resource, a

@@ -1,5 +1,6 @@
 import Foundation
 @_exported import TestSupport
+import HealthRecord
 @testable import Store
 
 let fastScrypt = TestStore.fastScrypt

@@ -3,6 +3,7 @@ import HTTPKit
 import Logging
 import Modules
 import Records
+import HealthRecord
 import Store
 import Synchronization
 import TestSupport

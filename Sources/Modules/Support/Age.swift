@@ -1,22 +1,6 @@
-import Store
+import HealthRecord
 
-/// A proleptic Gregorian calendar day from epoch seconds (UTC), without Foundation: for ages in completed
-/// months (the growth tables) and for the dates messages name.
-struct CivilDate: Equatable {
-    var year: Int64
-    var month: Int64
-    var day: Int64
-
-    init(epoch: Int64) {
-        let days = epoch >= 0 ? epoch / 86_400 : -((-epoch + 86_399) / 86_400)
-        (year, month, day) = CivilDay.date(epochDays: days)
-    }
-
-    var text: String {
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
-
+extension CivilDate {
     /// "Nov 24, 2026": how the web app writes a day, so that a message reads like the tile around it.
     var shown: String {
         let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -31,7 +15,7 @@ public enum Age {
 
     /// Completed months between a birth date and a time (the growth tables' age).
     public static func completedMonths(from birth: Int64, to time: Int64) -> Int64 {
-        let b = CivilDate(epoch: birth + birthDayShift), t = CivilDate(epoch: time + birthDayShift)
+        let b = CivilDate(epochSeconds: birth + birthDayShift), t = CivilDate(epochSeconds: time + birthDayShift)
         var months = (t.year - b.year) * 12 + (t.month - b.month)
         if t.day < b.day { months -= 1 }
         return months

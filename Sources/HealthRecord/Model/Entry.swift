@@ -61,5 +61,5 @@ public struct Entry: Sendable, Equatable {
     }
 
     /// Stored for the ongoing index: the end, or Int64.max when open-ended; nil when it can never be ongoing.
-    var ongoingEnd: Int64? { canBeOngoing ? (endTime ?? Int64.max) : nil }
+    package var ongoingEnd: Int64? { canBeOngoing ? (endTime ?? Int64.max) : nil }
 }

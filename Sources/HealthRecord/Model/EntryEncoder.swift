@@ -12,7 +12,7 @@ public protocol EntryEncoder: Sendable {
 
 extension StoredEntry {
     /// The stored form of an imported entry, with its codes as canonical JSON.
-    init(_ entry: Entry, codesJSON: String) {
+    package init(_ entry: Entry, codesJSON: String) {
         self.init(id: entry.id, type: entry.type, description: entry.description, date: entry.date, time: entry.time,
                   startTime: entry.startTime, endTime: entry.endTime, status: entry.status, value: entry.value,
                   textValue: entry.textValue, units: entry.units, codesJSON: codesJSON)
