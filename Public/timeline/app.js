@@ -373,71 +373,69 @@ async function selectPatient(id) {
   await reload();
 }
 
-// ---- The timeline ----
+// ---- Loading what the address asks for ----
 
-async function loadTimeline() {
+/**
+ * Loads and draws the view shown (the timeline's window or the Summary): the loading state, the family
+ * read first when no one is chosen yet, and the errors, in one place. read(personId) resolves to the
+ * data; draw(data) shows it. A load asked for later wins: an earlier one's answer is dropped.
+ */
+async function load({ what, read, draw, retry }) {
   const seq = ++state.loadSeq;
+  markControls();
+  ui.main.setAttribute('aria-busy', 'true');
+  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
+  try {
+    if (!state.patientId) await loadPatients();
+    if (!state.patientId) {
+      renderNoPatients();
+      return;
+    }
+    const data = await read(state.patientId);
+    if (seq !== state.loadSeq) return;
+    showStatus('');
+    draw(data);
+    settleAfterLoad(true);
+  } catch (error) {
+    if (seq !== state.loadSeq) return;
+    settleAfterLoad(false);
+    if (error.status === 401 || error.status === 423) return;
+    if (error.code === 'no_patient') renderNoPatients();
+    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
+    else showError(`Could not load the ${what}: ${error.message}`, retry);
+  } finally {
+    clearTimeout(slow);
+    if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
+  }
+}
+
+function loadTimeline() {
   const { view, end } = state.window;
-  markControls();
-  ui.main.setAttribute('aria-busy', 'true');
-  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
-  try {
-    if (!state.patientId) await loadPatients();
-    if (!state.patientId) {
-      renderNoPatients();
-      return;
-    }
-    const payload = await api.timeline(view, end, state.patientId);
-    if (seq !== state.loadSeq) return;
-    state.payload = payload;
-    showStatus('');
-    render(payload);
-    settleAfterLoad(true);
-  } catch (error) {
-    if (seq !== state.loadSeq) return;
-    settleAfterLoad(false);
-    if (error.status === 401 || error.status === 423) return;
-    if (error.code === 'no_patient') renderNoPatients();
-    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
-    else showError(`Could not load the timeline: ${error.message}`, loadTimeline);
-  } finally {
-    clearTimeout(slow);
-    if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
-  }
+  return load({
+    what: 'timeline',
+    read: (personId) => api.timeline(view, end, personId),
+    draw: (payload) => {
+      state.payload = payload;
+      render(payload);
+    },
+    retry: loadTimeline,
+  });
 }
 
-// ---- The Summary ----
-
-async function loadSummary() {
-  const seq = ++state.loadSeq;
-  markControls();
-  ui.main.setAttribute('aria-busy', 'true');
-  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
-  try {
-    if (!state.patientId) await loadPatients();
-    if (!state.patientId) {
-      renderNoPatients();
-      return;
-    }
+function loadSummary() {
+  return load({
+    what: 'summary',
     // The tiles the person chose, and every module for the printed sheet (a hidden tile still goes on paper).
-    const [data, everything] = await Promise.all([api.summary(state.patientId), api.summary(state.patientId, true)]);
-    if (seq !== state.loadSeq) return;
-    state.summary = data;
-    showStatus('');
-    renderSummary(data, everything);
-    settleAfterLoad(true);
-  } catch (error) {
-    if (seq !== state.loadSeq) return;
-    settleAfterLoad(false);
-    if (error.status === 401 || error.status === 423) return;
-    if (error.code === 'no_patient') renderNoPatients();
-    else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
-    else showError(`Could not load the summary: ${error.message}`, loadSummary);
-  } finally {
-    clearTimeout(slow);
-    if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
-  }
+    read: (personId) => Promise.all([api.summary(personId), api.summary(personId, true)]),
+    draw: ([data, everything]) => {
+      state.summary = data;
+      renderSummary(data, everything);
+    },
+    retry: loadSummary,
+  });
 }
+
+// ---- Drawing ----
 
 function renderSummary(data, everything = data) {
   const person = picker.find(data.patient.id) || data.patient;
