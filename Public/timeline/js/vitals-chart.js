@@ -3,75 +3,11 @@
 // the lowest and highest values and the first and last dates are written out. The person's own
 // (self-reported) readings are drawn as diamonds, named so in each point's title and in the chart's
 // text alternative. The Summary's tiles draw the same charts without their heading (`bare`), and
-// sparklines for the levels of How you feel.
+// sparklines for the levels of How you feel. What is charted and where it goes is chart-model.js.
 
 import { h, s, clear, debounce } from './dom.js';
 import { formatDate, formatDateTime, formatNumber, formatTime, prettyUnit, plural } from './format.js';
-
-const HEIGHT = 84;
-const PAD = { top: 10, right: 44, bottom: 20, left: 6 };
-
-/** Chart specs from the payload's vitals: [{title, unit, series: [{name, values, dates, second?}]}]. */
-export function vitalCharts(vitals) {
-  const isSystolic = (v) => /systolic/i.test(v.description);
-  const isDiastolic = (v) => /diastolic/i.test(v.description);
-  const systolic = vitals.find(isSystolic);
-  const diastolic = vitals.find(isDiastolic);
-  const charts = [];
-  for (const vital of vitals) {
-    if (vital === systolic || vital === diastolic) continue;
-    charts.push({ title: vital.description, unit: vital.units, series: [{ name: vital.description, values: vital.values, dates: vital.dates, mine: vital.self_reported }] });
-  }
-  if (systolic || diastolic) {
-    const series = [];
-    if (systolic) series.push({ name: 'Systolic', values: systolic.values, dates: systolic.dates, mine: systolic.self_reported });
-    if (diastolic) series.push({ name: 'Diastolic', values: diastolic.values, dates: diastolic.dates, mine: diastolic.self_reported, second: true });
-    charts.push({ title: 'Blood pressure', unit: (systolic || diastolic).units, series, pressure: true });
-  }
-  return charts;
-}
-
-/** Chart specs for lab results with two or more numeric values in the window. */
-export function labCharts(results) {
-  const groups = new Map();
-  for (const entry of results || []) {
-    const value = entry.measurement?.value;
-    if (typeof value !== 'number') continue;
-    let group = groups.get(entry.description);
-    if (!group) { group = { values: [], dates: [], unit: null }; groups.set(entry.description, group); }
-    group.values.push(value);
-    group.dates.push(entry.date);
-    group.unit = group.unit || entry.measurement.unit;
-  }
-  const charts = [];
-  for (const [title, group] of groups) {
-    if (group.values.length < 2) continue;
-    charts.push({ title, unit: group.unit, series: [{ name: title, values: group.values, dates: group.dates }] });
-  }
-  return charts.sort((a, b) => a.title.localeCompare(b.title));
-}
-
-/** The user's own levels (pain, mood, energy) over the window, when posted more than once. */
-export function levelCharts(posts) {
-  const names = ['pain', 'mood', 'energy'];
-  const series = names.map((name, i) => ({ name: name[0].toUpperCase() + name.slice(1), values: [], dates: [], tone: i }));
-  let count = 0;
-  for (const post of posts || []) {
-    if (post.type !== 'levels') continue;
-    count += 1;
-    names.forEach((name, i) => {
-      const raw = Array.isArray(post.data?.[name]) ? post.data[name][0] : post.data?.[name];
-      const value = Number(raw);
-      if (raw !== undefined && raw !== '' && Number.isFinite(value)) {
-        series[i].values.push(value);
-        series[i].dates.push(post.created_at);
-      }
-    });
-  }
-  const drawn = series.filter((sr) => sr.values.length);
-  if (count < 2 || !drawn.length) return [];
-  return [{ title: 'Your levels (0–10)', unit: '', series: drawn, levels: true, fixedRange: [0, 10] }];
-}
+import { CHART_HEIGHT as HEIGHT, CHART_PAD as PAD, chartScale, diamondPath, sparkScale } from './chart-model.js';
 
 export class ChartGrid {
   constructor(root) {
@@ -143,19 +79,7 @@ function fillChart(card, spec) {
   }
 
   const width = Math.max(180, card.clientWidth - 26);
-  const all = spec.series.flatMap((sr) => sr.values);
-  const dates = spec.series.flatMap((sr) => sr.dates);
-  let lo = spec.fixedRange ? spec.fixedRange[0] : Math.min(...all);
-  let hi = spec.fixedRange ? spec.fixedRange[1] : Math.max(...all);
-  const t0 = Math.min(...dates);
-  const t1 = Math.max(...dates);
-  const pad = spec.fixedRange ? 0.5 : hi === lo ? Math.max(1, Math.abs(hi) * 0.1) : (hi - lo) * 0.12;
-  const yLo = lo - pad;
-  const yHi = hi + pad;
-  const plotW = width - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (t) => PAD.left + (t1 === t0 ? plotW / 2 : ((t - t0) / (t1 - t0)) * plotW);
-  const y = (v) => PAD.top + (1 - (v - yLo) / (yHi - yLo)) * plotH;
+  const { guides, t0, t1, plotW, x, y } = chartScale(spec, width);
 
   const summary = spec.levels ? latestText : spec.series.map((sr) => {
     const min = Math.min(...sr.values), max = Math.max(...sr.values);
@@ -169,7 +93,7 @@ function fillChart(card, spec) {
 
   const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
   // Guides at the lowest and highest values, labelled on the right.
-  for (const value of lo === hi ? [lo] : [hi, lo]) {
+  for (const value of guides) {
     svg.append(
       s('line', { class: 'chart-guide', x1: PAD.left, x2: PAD.left + plotW, y1: y(value), y2: y(value) }),
       s('text', { class: 'chart-text', x: PAD.left + plotW + 6, y: y(value) + 4, text: formatNumber(value) }),
@@ -199,8 +123,7 @@ function fillChart(card, spec) {
       const cy = y(v);
       if (mine) {
         // Your own reading: a hollow diamond, told apart from the record's dots without colour.
-        const r = last ? 5.5 : 4.5;
-        svg.append(s('path', { class: `chart-dot mine ${cls} ${last ? 'latest' : ''}`, d: `M${cx.toFixed(1)} ${(cy - r).toFixed(1)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z` }, title));
+        svg.append(s('path', { class: `chart-dot mine ${cls} ${last ? 'latest' : ''}`, d: diamondPath(cx, cy, last ? 5.5 : 4.5) }, title));
       } else {
         svg.append(s('circle', { class: `chart-dot ${cls} ${last ? 'latest' : ''}`, cx, cy, r: last ? 4.5 : 2.8 }, title));
       }
@@ -221,13 +144,7 @@ function fillChart(card, spec) {
 export function sparkline(values, dates, { label, range = null, width = 120, height = 30 } = {}) {
   const svg = s('svg', { class: 'sparkline', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label });
   if (!values.length) return svg;
-  const lo = range ? range[0] : Math.min(...values);
-  const hi = range ? range[1] : Math.max(...values);
-  const t0 = Math.min(...dates);
-  const t1 = Math.max(...dates);
-  const pad = 4;
-  const x = (t, i) => pad + (t1 === t0 ? (values.length > 1 ? (i / (values.length - 1)) : 0.5) : (t - t0) / (t1 - t0)) * (width - 2 * pad);
-  const y = (v) => pad + (1 - (hi === lo ? 0.5 : (v - lo) / (hi - lo))) * (height - 2 * pad);
+  const { pad, x, y } = sparkScale(values, dates, { range, width, height });
   svg.append(s('line', { class: 'chart-guide', x1: pad, x2: width - pad, y1: height - pad, y2: height - pad }));
   if (values.length > 1) {
     svg.append(s('polyline', { class: 'chart-line', points: values.map((v, i) => `${x(dates[i], i).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }));
