@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The modules and their arrows are drawn in docs/architecture.md:
-// hreaderd → TimelineAPI → (HTTPKit, Records, ImportJobs, Store); hreaderd → RHExClient → ImportJobs →
-// (Records, Store); Records → Store. HTTPKit and Store never import each other.
+// The modules and their arrows are drawn in docs/architecture.md, whose tables list every target below
+// with its dependencies (Tests/ArchitectureTests fails when the two disagree): hreaderd → TimelineAPI →
+// (HTTPKit, Modules, FHIRClient, ImportJobs, Records, Store) → HealthRecord. HTTPKit and Store never import
+// each other; Records and Modules import HealthRecord, never Store.
 // What is not the product (sandbox servers, generators, benchmarks, test helpers) lives under Tools/.
 let package = Package(
     name: "hreaderd",
@@ -99,7 +100,7 @@ let package = Package(
         // periodic sync), outbound HTTP.
         .target(
             name: "ImportJobs",
-            dependencies: ["Records", "Store", "CLibCurl"]
+            dependencies: ["HealthRecord", "Records", "Store", "CLibCurl"]
         ),
         // The RHEx protocol: OAuth2, the Atom patient feed, conditional record downloads.
         .target(
@@ -178,7 +179,7 @@ let package = Package(
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(
             name: "hreaderd-bench",
-            dependencies: ["Store", "Records", "TimelineAPI", "SyntheticRecords", "RHExClient", "ImportJobs", "RHExSandbox",
+            dependencies: ["HealthRecord", "Store", "Records", "TimelineAPI", "SyntheticRecords", "RHExClient", "ImportJobs", "RHExSandbox",
                            "FHIRClient", "FHIRSandbox"],
             path: "Tools/hreaderd-bench"
         ),
@@ -191,21 +192,23 @@ let package = Package(
         // Writes into a store in large transactions so that tests can SIGKILL it mid-write.
         .executableTarget(
             name: "hreaderd-crashwriter",
-            dependencies: ["Store", "TimelineAPI"],
+            dependencies: ["HealthRecord", "Store", "TimelineAPI"],
             path: "Tools/hreaderd-crashwriter"
         ),
         // For the reliability tests: integrity check, posts and patients of a store, one a line.
         .executableTarget(
             name: "hreaderd-storecheck",
-            dependencies: ["Store"],
+            dependencies: ["HealthRecord", "Store"],
             path: "Tools/hreaderd-storecheck"
         ),
 
         // MARK: Tests
 
         // Shared by every test target: temporary folders, the shared samples, test stores, processes.
-        .target(name: "TestSupport", dependencies: ["Store", "TimelineAPI"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthRecord", "Store", "TimelineAPI"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthRecordTests", dependencies: ["HealthRecord"]),
+        // Reads Package.swift, docs/architecture.md and every source file's imports: the map stays true.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "StoreTests", dependencies: ["HealthRecord", "Store", "CSQLCipher", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "HTTPKitTests", dependencies: [
             "HTTPKit", "TestSupport",
@@ -217,18 +220,18 @@ let package = Package(
         ]),
         .testTarget(name: "RecordsTests", dependencies: ["HealthRecord", "Records", "SyntheticRecords", "TestSupport"]),
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["HealthRecord", "SyntheticRecords", "Records", "TestSupport"]),
-        .testTarget(name: "TimelineAPITests", dependencies: [
+        .testTarget(name: "TimelineAPITests", dependencies: [.product(name: "Logging", package: "swift-log"), "HealthRecord", 
             "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "TestSupport",
         ]),
         .testTarget(name: "ModulesTests", dependencies: ["HealthRecord", "Modules", "TestSupport"]),
-        .testTarget(name: "RHExSyncTests", dependencies: [
+        .testTarget(name: "RHExSyncTests", dependencies: ["HealthRecord", 
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "FHIRSandboxTests", dependencies: ["FHIRSandbox", "SandboxSupport", "TestSupport"]),
-        .testTarget(name: "FHIRSyncTests", dependencies: [
+        .testTarget(name: "FHIRSyncTests", dependencies: ["HealthRecord", 
             "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
         ]),
-        .testTarget(name: "FileImportTests", dependencies: ["ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
+        .testTarget(name: "FileImportTests", dependencies: ["HealthRecord", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,8 @@
 #
 # --short (scripts/test.sh): 15 s a target. --long: 10 minutes a target. FUZZ_SECONDS overrides both.
 # Prints executions and corpus size per target. A crash leaves its input in SCRATCH/artifacts/TARGET/
-# and fails the run; replay it with HREADERD_FUZZ_TARGET=TARGET SCRATCH/release/hreaderd-fuzz FILE,
+# and fails the run; replay it with HREADERD_FUZZ_TARGET=TARGET SCRATCH/release/BINARY FILE (BINARY:
+# hreaderd-fuzz-records for record, fhir and ccda, which links no SQLCipher; hreaderd-fuzz for the rest),
 # then make it a regression test in the module's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,6 @@ scratch="$PWD/${FUZZ_SCRATCH:-.build-fuzz}"
 
 swift build -c release --package-path Fuzz --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-bin="$scratch/release/hreaderd-fuzz"
 
 failed=0
 for target in "${targets[@]}"; do
@@ -35,7 +35,10 @@ for target in "${targets[@]}"; do
     artifacts="$scratch/artifacts/$target"
     mkdir -p "$corpus" "$artifacts"
     cp Fuzz/Corpus/"$target"/* "$corpus"/
-    case "$target" in record|fhir|ccda) max_len=16384 ;; *) max_len=4096 ;; esac
+    case "$target" in
+        record|fhir|ccda) max_len=16384; bin="$scratch/release/hreaderd-fuzz-records" ;;
+        *) max_len=4096; bin="$scratch/release/hreaderd-fuzz" ;;
+    esac
     log="$scratch/fuzz-$target.log"
     set +e
     HREADERD_FUZZ_TARGET="$target" ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" "$bin" \

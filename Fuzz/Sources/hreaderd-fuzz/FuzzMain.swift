@@ -1,56 +1,18 @@
 import Foundation
+import FuzzSupport
 import HTTPKit
-import Records
 import RHExClient
-import HealthRecord
 import Store
 import TimelineAPI
 
-/// One libFuzzer harness for every parser; `HREADERD_FUZZ_TARGET` picks the parser (read once).
-/// Each target feeds the bytes to a parser and checks what must hold for any input: no crash (the
-/// address sanitizer watches memory), the same answer twice, and a round trip where the parser has one.
-let target: String = ProcessInfo.processInfo.environment["HREADERD_FUZZ_TARGET"] ?? "record"
-
-/// libFuzzer's driver (in the runtime that `-sanitize=fuzzer` links). SwiftPM gives an executable target
-/// its own `main`, so libFuzzer's is not used: ours hands the command line to the driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
+/// The daemon's other parsers: form and JSON post bodies, the query string, the Atom patient feed, search
+/// queries (against FTS4). The record formats' harnesses are in `hreaderd-fuzz-records`.
 @main
 enum FuzzMain {
     static func main() {
-        guard ["record", "form", "json", "query", "feed", "fhir", "ccda", "search"].contains(target) else {
-            say("unknown HREADERD_FUZZ_TARGET \(target) (record, form, json, query, feed, fhir, ccda, search)")
-            exit(2)
-        }
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzz))
+        FuzzDriver.run(["form": FuzzTargets.form, "json": FuzzTargets.json, "query": FuzzTargets.query,
+                        "feed": FuzzTargets.feed, "search": FuzzTargets.search])
     }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    switch target {
-    case "record": FuzzTargets.record(bytes)
-    case "form": FuzzTargets.form(bytes)
-    case "json": FuzzTargets.json(bytes)
-    case "feed": FuzzTargets.feed(bytes)
-    case "fhir": FuzzTargets.fhir(bytes)
-    case "ccda": FuzzTargets.ccda(bytes)
-    case "search": FuzzTargets.search(bytes)
-    default: FuzzTargets.query(bytes)
-    }
-    return 0
-}
-
-func say(_ line: String) {
-    FileHandle.standardError.write(Data("hreaderd-fuzz: \(line)\n".utf8))
 }
 
 enum FuzzTargets {
@@ -84,47 +46,6 @@ enum FuzzTargets {
         case (.failure(let a), .failure(let b)):
             check(a == b, "the search query parser failed two ways on one input")
         default: check(false, "the search query parser failed once and succeeded once on one input")
-        }
-    }
-
-    /// Any bytes as a C-CDA document, through libxml2: no crash, no fetch, one answer.
-    static func ccda(_ bytes: [UInt8]) {
-        let first = Result { () throws(CCDAError) in try CCDAReader().read(bytes, name: "fuzz.xml") }
-        let second = Result { () throws(CCDAError) in try CCDAReader().read(bytes, name: "fuzz.xml") }
-        switch (first, second) {
-        case (.success(let a), .success(let b)):
-            check(a.record.entries.map(\.id) == b.record.entries.map(\.id), "the C-CDA reader gave two answers for one input")
-        case (.failure(let a), .failure(let b)):
-            check(a == b, "the C-CDA reader failed two ways on one input")
-        default: check(false, "the C-CDA reader failed once and succeeded once on one input")
-        }
-    }
-
-    /// Any bytes as a FHIR input: no crash, and the same patients, entries and problems twice.
-    static func fhir(_ bytes: [UInt8]) {
-        let reader = FHIRReader()
-        let first = Result { () throws(FHIRError) in try reader.read(bytes, name: "fuzz.json") }
-        let second = Result { () throws(FHIRError) in try reader.read(bytes, name: "fuzz.json") }
-        switch (first, second) {
-        case (.success(let a), .success(let b)):
-            check(a.patients.map { $0.record?.entries.map(\.id) ?? [] } == b.patients.map { $0.record?.entries.map(\.id) ?? [] },
-                  "the FHIR reader gave two answers for one input")
-            check(a.problems == b.problems, "the FHIR reader reported different problems for one input")
-        case (.failure(let a), .failure(let b)):
-            check(a == b, "the FHIR reader failed two ways on one input")
-        default: check(false, "the FHIR reader failed once and succeeded once on one input")
-        }
-    }
-
-    static func record(_ bytes: [UInt8]) {
-        let parser = RecordParser()
-        let first = Result { () throws(RecordParseError) in try parser.parse(bytes) }
-        let second = Result { () throws(RecordParseError) in try parser.parse(bytes) }
-        switch (first, second) {
-        case (.success(let a), .success(let b)):
-            check(a.entries.count == b.entries.count, "the record parser gave two answers for one input")
-        case (.failure, .failure): break
-        default: check(false, "the record parser failed once and succeeded once on one input")
         }
     }
 
@@ -195,10 +116,5 @@ enum FuzzTargets {
         return out
     }
 
-    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition {
-            say(message())
-            abort()
-        }
-    }
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) { FuzzDriver.check(condition, message()) }
 }
