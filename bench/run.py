@@ -9,7 +9,8 @@
   3. Import: hreaderd-bench's figures (store and import sections).
   4. Start to ready (locked start, so no scrypt), idle resident memory, peak resident memory under wrk.
 
-Prints a table, writes .build/bench/results.json, docs/benchmarks.md and docs/latency-vs-record-size.svg.
+Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
+markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
 Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loopback traffic only)
 DIR (default .build/release) holds hreaderd, generate-records and hreaderd-bench. The daemon is started by
 Tools/harness/hreaderd_harness.py.
@@ -469,12 +470,27 @@ def report(r, sizes):
     os.makedirs(os.path.join(REPO, ".build", "bench"), exist_ok=True)
     with open(os.path.join(REPO, ".build", "bench", "results.json"), "w") as f:
         json.dump({k: v for k, v in r.items() if k != "store_and_import_table"}, f, indent=2)
-    with open(os.path.join(REPO, "docs", "benchmarks.md"), "w") as f:
-        f.write("# Benchmarks\n\nLatest figures of `make bench` (`bench/run.py`), all measured in one run on one machine.\n"
-                "Reproduce: `make bench` (installs wrk and nginx-light when missing, builds release, prints this, writes\n"
-                "`.build/bench/results.json` and this file). Loopback only.\n\n```\n" + text + "\n" + r["store_and_import_table"] +
-                "```\n\n![latency against record size](latency-vs-record-size.svg)\n\n" + NOTES)
+    write_latest_run(text + "\n" + r["store_and_import_table"])
 
+
+LATEST_BEGIN = "<!-- make bench writes from here: the latest run -->"
+LATEST_END = "<!-- make bench writes up to here -->"
+
+
+def write_latest_run(output):
+    """Replaces the latest run's section of docs/benchmarks.md, between its two markers, and keeps the rest
+    of the page (the figures by target, earlier figures, how to read them), which people write."""
+    path = os.path.join(REPO, "docs", "benchmarks.md")
+    with open(path) as f:
+        page = f.read()
+    section = (LATEST_BEGIN + "\n## The latest run\n\n```\n" + output + "```\n\n"
+               "![latency against record size](latency-vs-record-size.svg)\n\n" + NOTES.rstrip("\n") + "\n" + LATEST_END)
+    if LATEST_BEGIN in page and LATEST_END in page:
+        page = page[:page.index(LATEST_BEGIN)] + section + page[page.index(LATEST_END) + len(LATEST_END):]
+    else:
+        page = page.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w") as f:
+        f.write(page)
 
 if __name__ == "__main__":
     main()
