@@ -62,6 +62,11 @@ struct AccessPolicyTests {
             #expect(try await served.client.get("/patients.json", headers: ["Authorization": "Bearer hrd_notatoken"]).status == 401)
             #expect(try await served.client.get("/patients.json", headers: ["Authorization": "Basic \(token)"]).status == 401)
 
+            // A first visit, signed out: the app asks for its state and must not see an error status.
+            let firstVisit = try await served.client.get("/session")
+            #expect(firstVisit.status == 200)
+            #expect(firstVisit.object["signed_in"] as? Bool == false && firstVisit.object["locked"] as? Bool == false)
+
             let (signedIn, cookie) = try await signIn(served)
             #expect(signedIn.status == 200)
             let setCookie = try #require(signedIn.header("Set-Cookie"))
