@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""hreaderd's benchmark: what users feel and what DESIGN.md's targets promise, measured in one run.
+"""hreaderd's benchmark: what users feel and what the design's targets promise (docs/benchmarks.md, "By target"), measured in one run.
 
   1. GET /timeline.json?page=year for a patient of hReader's size (~200 entries), with wrk over keep-alive
      connections and an API token (the real deployment), next to nginx serving the identical bytes as a

@@ -23,7 +23,7 @@ public struct SyncConfiguration: Sendable {
     public var pollSeconds: Double = 2
     /// The daemon's periodic sync of each source, in seconds; 0 or less: only when asked.
     public var syncIntervalSeconds: Int64 = 60 * 60
-    /// Refresh an access token when fewer seconds than this remain (DESIGN.md: 60).
+    /// Refresh an access token when fewer seconds than this remain (60, as the RHEx server's OAuth2 expects).
     public var refreshMarginSeconds: Int64 = 60
     /// Record parsing limits (a record is data from a server we do not control).
     public var parseLimits = ParseLimits()

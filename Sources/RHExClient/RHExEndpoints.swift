@@ -2,7 +2,7 @@ import ImportJobs
 import Records
 import FoundationEssentials
 
-/// Where an RHEx server answers, from its base URL (DESIGN.md): the patient feed at the base itself,
+/// Where an RHEx server answers, from its base URL (the RHEx patient-data-server's routes): the patient feed at the base itself,
 /// `oauth2/token`, and `records/{id}/c32/{id}.json` beneath it.
 public struct RHExEndpoints: Sendable, Equatable {
     /// The base URL, with a trailing slash so that relative paths resolve beneath it.

@@ -6,7 +6,7 @@ import Modules
 import HealthRecord
 import Store
 
-/// The product's HTTP side: the routes of DESIGN.md over the store. The executable builds one and hands
+/// The product's HTTP side: the routes of docs/api.md over the store. The executable builds one and hands
 /// its router and middleware to `HTTPServer`.
 public final class TimelineApp: Sendable {
     public struct Configuration: Sendable {

@@ -204,7 +204,7 @@ struct NormalisationTests {
         #expect(record.entries.map(\.type) == [type])
     }
 
-    @Test("social history, care goals and medical equipment stay raw in an RHEx record, as DESIGN.md says",
+    @Test("social history, care goals and medical equipment stay raw in an RHEx record, as docs/import-mapping.md says",
           arguments: EntryType.allCases.filter { !rhexTypes.contains($0) })
     func rawSections(type: EntryType) throws {
         let record = try parseRecord(#"{"_id":"x","\#(type.section)":[{"description":"d"}]}"#)

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The timeline contract checked against hReader's own bundled patient, Henry Smith, with
 /// `end=2011-01-01`: every expectation is computed from the source file itself (with Foundation's JSON
-/// reader and the inclusion rule of DESIGN.md), not from our parser.
+/// reader and the inclusion rule of docs/api.md), not from our parser.
 @Suite("Timeline contract: Henry Smith", .enabled(if: SharedSamples.available, SharedSamples.skipReason))
 struct HenrySmithContractTests {
     static let end: Int64 = 1_293_926_399 // 2011-01-01T23:59:59Z
@@ -32,7 +32,7 @@ struct HenrySmithContractTests {
         static func time(_ entry: [String: Any], _ key: String) -> Int64? { (entry[key] as? NSNumber)?.int64Value }
         static func date(_ entry: [String: Any]) -> Int64? { time(entry, "time") ?? time(entry, "start_time") ?? time(entry, "end_time") }
 
-        /// DESIGN.md: in the window when its date, start or end lies in it, bounds inclusive.
+        /// docs/api.md: in the window when its date, start or end lies in it, bounds inclusive.
         static func inWindow(_ entry: [String: Any], _ start: Int64, _ end: Int64) -> Bool {
             [date(entry), time(entry, "start_time"), time(entry, "end_time")].contains { $0.map { (start...end).contains($0) } ?? false }
         }
@@ -59,7 +59,7 @@ struct HenrySmithContractTests {
         try RecordParser().parse(try SharedSamples.bytes("hreader_hs_henry_smith.json"))
     }
 
-    @Test("each page has the window of DESIGN.md and exactly the source's entries in it, sorted by date",
+    @Test("each page has the window of docs/api.md and exactly the source's entries in it, sorted by date",
           arguments: TimelinePage.allCases)
     func page(_ page: TimelinePage) async throws {
         let source = try Source()

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import TimelineAPI
 
-/// One test per rule of the timeline contract in DESIGN.md, over small records made for the rule.
+/// One test per rule of the timeline contract (docs/api.md, "The timeline"), over small records made for the rule.
 @Suite("Timeline contract rules")
 struct TimelineRulesTests {
     static let end: Int64 = 1_293_926_399 // 2011-01-01T23:59:59Z; a day page starts at 1_293_839_999

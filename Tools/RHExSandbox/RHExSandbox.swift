@@ -6,7 +6,7 @@ import Synchronization
 
 /// A local RHEx server for tests, the demo and benchmarks, on HTTPKit: the OAuth2 token endpoint, the
 /// Atom patient feed and record JSON with strong ETags and conditional GET, as the project-rhex
-/// patient-data-server answers (DESIGN.md, "RHEx import"). Not product code: it trusts its
+/// patient-data-server answers (docs/import-mapping.md). Not product code: it trusts its
 /// configuration and keeps everything in memory.
 ///
 /// Faults are switched on at run time (`inject`): error statuses, delays and hangs, truncated bodies,

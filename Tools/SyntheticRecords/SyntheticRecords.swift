@@ -8,7 +8,7 @@ import HealthRecord
 /// gives the same bytes on every run, machine and Swift release. The clock is never read; records
 /// end at `referenceEnd`.
 public struct SyntheticRecords: Sendable {
-    /// Which record generation's JSON shape to write (see DESIGN.md, "RHEx import").
+    /// Which record generation's JSON shape to write (docs/import-mapping.md).
     public enum Shape: String, Sendable, CaseIterable {
         /// `value: {scalar, units}` with string scalars, `status` words, `_id` strings on every entry.
         case gen1

@@ -1,6 +1,6 @@
 import HealthRecord
 
-/// One sync of one RHEx source, persisted so that it survives restarts (DESIGN.md, "RHEx import").
+/// One sync of one RHEx source, persisted so that it survives restarts (docs/api.md, "Imports and sync").
 ///
 /// A job is `queued` (possibly with `nextRunAt` in the future: a retry after a backoff), `running` under
 /// a lease (`owner` and `heartbeatAt`: a process that stops renewing it loses the job to the next one),

@@ -2,7 +2,7 @@ import HTTPKit
 import HealthRecord
 import Store
 
-/// Who may see the record (DESIGN.md, "Security model"), as one middleware in front of every route:
+/// Who may see the record (README.md, "Security in brief"; docs/api.md, "Authenticating with curl"), as one middleware in front of every route:
 ///
 /// 1. the Host header must be an allowed local name (`403 bad_host`, against DNS rebinding);
 /// 2. a state-changing request whose Origin is not the daemon's own is refused (`403 bad_origin`);

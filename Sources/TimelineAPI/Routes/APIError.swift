@@ -2,7 +2,7 @@ import HTTPKit
 import HealthRecord
 import Store
 
-/// The product's error answers, each a status, a stable code and a sentence (DESIGN.md).
+/// The product's error answers, each a status, a stable code and a sentence (docs/api.md, "Conventions").
 enum APIError {
     static let badPage = HTTPError(.badRequest, code: "bad_page",
                                    message: "page must be one of day, week, month, year, decade, all.")

@@ -1,7 +1,7 @@
 import HealthRecord
 import Store
 
-/// An entry as one object of the timeline's entry arrays and of `ongoing` (DESIGN.md, "The timeline
+/// An entry as one object of the timeline's entry arrays and of `ongoing` (docs/api.md, "The timeline
 /// contract"). The store keeps these bytes beside each entry (`entries.timeline_json`), encoded once at
 /// import with this encoder, so that a timeline read copies them instead of encoding twelve columns on
 /// every request. Change the shape, and raise `version`: the store then re-encodes every entry when it

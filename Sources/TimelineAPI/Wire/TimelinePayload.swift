@@ -1,7 +1,7 @@
 import HealthRecord
 import Store
 
-/// Encodes the timeline JSON of DESIGN.md straight into bytes, in one pass over the snapshot.
+/// Encodes the timeline JSON of docs/api.md straight into bytes, in one pass over the snapshot.
 public enum TimelinePayload {
     /// The entry arrays, in the order they are written. Each is present only when it is not empty.
     static let entryArrays: [(key: String, type: EntryType)] = [

@@ -41,7 +41,8 @@ struct GlobalOptions: ParsableArguments {
         return dataHome + "/hreaderd"
     }
 
-    /// Where the password comes from, in the order of DESIGN.md; nil when there is no file and no terminal.
+    /// Where the password comes from: the option, the environment, a systemd credential, then a terminal
+    /// (README.md, "The command line"); nil when there is no file and no terminal.
     var passwordSource: PasswordSource {
         if let passwordFile, !passwordFile.isEmpty { return .file(passwordFile) }
         if let value = environment["HREADERD_PASSWORD_FILE"], !value.isEmpty { return .file(value) }
