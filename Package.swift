@@ -168,7 +168,7 @@ let package = Package(
         // faults) for tests, the demo and benchmarks: the RHEx sandbox's sibling.
         .target(
             name: "FHIRSandbox",
-            dependencies: ["HTTPKit", "SandboxSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HealthRecord", "HTTPKit", "SandboxSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tools/FHIRSandbox"
         ),
         .executableTarget(

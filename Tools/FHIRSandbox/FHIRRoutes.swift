@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import HTTPKit
 
 /// The FHIR API: discovery, reads, type searches, `$everything`, and the next pages of a search.
@@ -429,7 +430,7 @@ struct DateBound {
         case 7:
             let year = Int64(value.prefix(4))!
             let month = Int64(value.suffix(2))!
-            end = Instant.days(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) * 86_400_000
+            end = CivilDate.epochDays(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) * 86_400_000
         case 10: end = start + 86_400_000
         default: end = start + (value.contains(".") ? 1 : 1000)
         }

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// FHIR instants (`2026-01-01T00:00:00Z`, `2026-01-01T00:00:00.250+02:00`) as milliseconds since the
 /// epoch, for `meta.lastUpdated`, `_since` and `_lastUpdated`.
 enum Instant {
@@ -7,7 +9,7 @@ enum Instant {
         let fraction = milliseconds - seconds * 1000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let date = CivilDate(epochDays: days), (year, month, day) = (date.year, date.month, date.day)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
@@ -46,7 +48,7 @@ enum Instant {
                 day = d
             }
         }
-        var milliseconds = days(year: year, month: month, day: day) * 86_400_000
+        var milliseconds = CivilDate.epochDays(year: year, month: month, day: day) * 86_400_000
         guard index < bytes.count else { return milliseconds }
         guard expect("T"), let hour = digits(2), hour < 24, expect(":"), let minute = digits(2), minute < 60 else { return nil }
         var second: Int64 = 0
@@ -77,28 +79,6 @@ enum Instant {
         guard let zoneHour = digits(2), zoneHour < 24, expect(":"), let zoneMinute = digits(2), zoneMinute < 60,
               index == bytes.count else { return nil }
         return milliseconds - sign * (zoneHour * 60 + zoneMinute) * 60_000
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
