@@ -68,17 +68,19 @@ test('a day and a week step over daylight saving time by the calendar, not by 86
   assert.equal(later({ view: 'week', end: '2024-10-31' }).end, '2024-11-07');
 });
 
-test('a month after the 31st overflows as JavaScript dates do', () => {
-  // setMonth(+1) on 31 January is 31 February, which Date makes 3 March (2 March in a leap year).
-  assert.equal(later({ view: 'month', end: '2011-01-31' }).end, '2011-03-03');
-  assert.equal(later({ view: 'month', end: '2012-01-31' }).end, '2012-03-02');
+test('a month after the 31st ends on the next month\'s last day, as the daemon counts a month', () => {
+  // Date's setMonth(+1) on 31 January is 31 February, which it makes 3 March: a month would be skipped.
+  assert.equal(later({ view: 'month', end: '2011-01-31' }).end, '2011-02-28');
+  assert.equal(later({ view: 'month', end: '2012-01-31' }).end, '2012-02-29');
+  assert.equal(later({ view: 'month', end: '2011-03-31' }).end, '2011-04-30');
   assert.equal(later({ view: 'month', end: '2011-11-30' }).end, '2011-12-30');
   assert.equal(later({ view: 'month', end: '2011-12-15' }).end, '2012-01-15');
+  assert.equal(later({ view: 'month', end: '2011-12-31' }).end, '2012-01-31');
 });
 
-test('a year or a decade after 29 February is 1 March', () => {
-  assert.equal(later({ view: 'year', end: '2012-02-29' }).end, '2013-03-01');
-  assert.equal(later({ view: 'decade', end: '2012-02-29' }).end, '2022-03-01');
+test('a year or a decade after 29 February is 28 February', () => {
+  assert.equal(later({ view: 'year', end: '2012-02-29' }).end, '2013-02-28');
+  assert.equal(later({ view: 'decade', end: '2012-02-29' }).end, '2022-02-28');
   assert.equal(later({ view: 'year', end: '2011-02-28' }).end, '2012-02-28');
   assert.equal(later({ view: 'decade', end: '2001-01-01' }).end, '2011-01-01');
 });

@@ -35,10 +35,22 @@ function addPeriod(date, view, sign) {
   switch (view) {
     case 'day': d.setDate(d.getDate() + sign); break;
     case 'week': d.setDate(d.getDate() + 7 * sign); break;
-    case 'month': d.setMonth(d.getMonth() + sign); break;
-    case 'year': d.setFullYear(d.getFullYear() + sign); break;
-    case 'decade': d.setFullYear(d.getFullYear() + 10 * sign); break;
+    case 'month': return addMonths(d, sign);
+    case 'year': return addMonths(d, 12 * sign);
+    case 'decade': return addMonths(d, 120 * sign);
   }
+  return d;
+}
+
+/** Calendar months later, the day kept where the month has it, else the month's last day, as the daemon's
+ *  calendar counts a month (31 January + 1 month is 28 February; Date's own setMonth would say 3 March). */
+function addMonths(date, months) {
+  const d = new Date(date);
+  const day = d.getDate();
+  d.setDate(1);
+  d.setMonth(d.getMonth() + months);
+  const last = new Date(d.getFullYear(), d.getMonth() + 1, 0).getDate();
+  d.setDate(Math.min(day, last));
   return d;
 }
 
