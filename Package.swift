@@ -204,7 +204,7 @@ let package = Package(
 
         // MARK: Tests
 
-        // Shared by every test target: temporary folders, the shared samples, test stores, processes.
+        // Shared by every test target: temporary folders, the shared samples, test stores, processes, the record builder.
         .target(name: "TestSupport", dependencies: ["HealthRecord", "Store", "TimelineAPI"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthRecordTests", dependencies: ["HealthRecord"]),
         // Reads Package.swift, docs/architecture.md and every source file's imports: the map stays true.
