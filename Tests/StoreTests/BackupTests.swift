@@ -17,7 +17,7 @@ struct BackupTests {
         let dir = TemporaryDirectory()
         let (store, recovery, _) = try makeStore(in: dir)
         let marker = "MARKER-\(UUID().uuidString)"
-        let patient = try store.importRecordSync(sampleRecord(entries: 2000, marker: marker)).patientID
+        let patient = try store.importRecordSync(.record(entries: .numbered(2000, marker: marker))).patientID
         let acknowledged = Mutex<[String]>([])
         final class Flag: Sendable { let raised = Atomic<Bool>(false) }
         let stop = Flag()
@@ -34,7 +34,7 @@ struct BackupTests {
         let syncer = Task.detached {
             var n = 0
             while !stop.raised.load(ordering: .relaxed) {
-                _ = try await store.importRecord(sampleRecord(id: "synced", entries: 200 + n % 50, marker: "sync"))
+                _ = try await store.importRecord(.record("synced", entries: .numbered(200 + n % 50, marker: "sync")))
                 n += 1
             }
             return n
@@ -54,7 +54,7 @@ struct BackupTests {
 
         // Nothing in it is readable: not the marker, not the name.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        #expect(bytes.range(of: Data(marker.utf8)) == nil && bytes.range(of: Data("Ada Example".utf8)) == nil)
+        #expect(bytes.range(of: Data(marker.utf8)) == nil && bytes.range(of: Data("Test Patient".utf8)) == nil)
 
         for (name, unlock) in [("password", { (vault: KeyVault) throws(StoreError) -> StoreKey in try vault.unlock(password: "correct horse") }),
                                ("recovery key", { (vault: KeyVault) throws(StoreError) -> StoreKey in try vault.unlock(recoveryKey: recovery) })] {
@@ -72,7 +72,7 @@ struct BackupTests {
     func damaged() throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
-        _ = try store.importRecordSync(sampleRecord(entries: 50))
+        _ = try store.importRecordSync(.record(entries: .numbered(50)))
         let file = dir.file("good.hrdbak")
         _ = try store.backup(to: file)
         store.close()
@@ -94,7 +94,7 @@ struct BackupTests {
     func refusals() throws {
         let dir = TemporaryDirectory()
         let (store, _, state) = try makeStore(in: dir)
-        _ = try store.importRecordSync(sampleRecord(entries: 5))
+        _ = try store.importRecordSync(.record(entries: .numbered(5)))
         let file = dir.file("b.hrdbak")
         _ = try store.backup(to: file)
         store.close()

@@ -39,7 +39,7 @@ struct BatchedRecordImportTests {
         let (batched, _, _) = try makeStore(in: batchedDir)
         defer { whole.close(); batched.close() }
         // More than one step of the search index (8,192 new entries), in batches that do not divide it.
-        let record = sampleRecord(entries: 20_000)
+        let record = PatientRecord.record(entries: .numbered(20_000))
         let expected = try whole.importRecordSync(record)
         let got = try importInBatches(record, size: 3_000, into: batched)
         #expect(got == expected)
@@ -56,7 +56,7 @@ struct BatchedRecordImportTests {
         var changed = record
         changed.entries[5].value = 42
         changed.entries.removeLast(10)
-        changed.entries.append(Entry(id: "e_new", type: .procedure, description: "New", time: 5, rawJSON: "{}"))
+        changed.entries.append(.entry(.procedure, "New", id: "e_new", at: 5))
         let expectedChange = try whole.importRecordSync(changed)
         let gotChange = try importInBatches(changed, size: 700, into: batched)
         #expect(gotChange == expectedChange)
@@ -70,9 +70,9 @@ struct BatchedRecordImportTests {
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
         struct CutShort: Error, Equatable {}
-        var head = sampleRecord(entries: 0)
+        var head = PatientRecord.record(entries: .numbered(0))
         head.entries = []
-        let entries = sampleRecord(entries: 100).entries
+        let entries = PatientRecord.record(entries: .numbered(100)).entries
         #expect(throws: CutShort()) {
             try store.importRecordSync(head, entries: { write in
                 try write(try store.prepare(Array(entries[0..<50])))
@@ -88,7 +88,7 @@ struct BatchedRecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        var record = sampleRecord(entries: 10)
+        var record = PatientRecord.record(entries: .numbered(10))
         record.entries.append(record.entries[2])
         let inBatches = #expect(throws: StoreError.self) { try importInBatches(record, size: 4, into: store) }
         #expect("\(inBatches.map { "\($0)" } ?? "")".contains("the record holds two entries with the id e_2"))
@@ -102,14 +102,14 @@ struct BatchedRecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        _ = try store.importRecordSync(sampleRecord(entries: 10))
-        var twice = sampleRecord(entries: 10)
+        _ = try store.importRecordSync(.record(entries: .numbered(10)))
+        var twice = PatientRecord.record(entries: .numbered(10))
         twice.entries.append(twice.entries[3])
         let refused = #expect(throws: StoreError.self) { try importInBatches(twice, size: 4, into: store) }
         #expect("\(refused.map { "\($0)" } ?? "")".contains("the record holds two entries with the id e_3"))
         #expect(try store.patientsSync()[0].entryCount == 10)
 
-        var half = sampleRecord(entries: 5)
+        var half = PatientRecord.record(entries: .numbered(5))
         half.entries[0].value = 7
         var head = half
         head.entries = []
@@ -128,14 +128,14 @@ struct BatchedRecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        var record = sampleRecord(entries: 6)
+        var record = PatientRecord.record(entries: .numbered(6))
         record.entries.append(record.entries[0])
         var head = record
         head.entries = []
         #expect(throws: StoreError.self) {
             try store.importRecordSync(head, entries: { write in
                 try? write(try store.prepare(record.entries))  // the duplicate fails this batch; the error is dropped
-                try? write(try store.prepare([Entry(id: "e_late", type: .procedure, description: "Late", time: 9, rawJSON: "{}")]))
+                try? write(try store.prepare([.entry(.procedure, "Late", id: "e_late", at: 9)]))
             })
         }
         #expect(try store.patientsSync().isEmpty)
@@ -164,16 +164,16 @@ struct BatchedRecordImportTests {
         }
         // In place, the WAL is left empty (it was closed to leave WAL, and opened again after); through it, it
         // holds the import's pages after the commit.
-        #expect(try inBatches(sampleRecord(id: "streamed", entries: 20_000), into: store) > 0, "a rollback journal while written")
+        #expect(try inBatches(.record("streamed", entries: .numbered(20_000)), into: store) > 0, "a rollback journal while written")
         #expect(size(wal) == 0)
-        _ = try store.importRecordSync(sampleRecord(id: "whole", entries: Store.largeImportEntries))
+        _ = try store.importRecordSync(.record("whole", entries: .numbered(Store.largeImportEntries)))
         #expect(size(wal) == 0)
-        _ = try store.importRecordSync(sampleRecord(id: "small", entries: Store.largeImportEntries - 1))
+        _ = try store.importRecordSync(.record("small", entries: .numbered(Store.largeImportEntries - 1)))
         #expect(size(wal) > 4_096 * 100, "a smaller record logged to the WAL")
         #expect(try store.readSync { db in try db.scalar("PRAGMA journal_mode", as: String.self) } == "wal")
         // That read left a reader connection open: the store can no longer leave WAL.
-        #expect(try inBatches(sampleRecord(id: "shared", entries: 20_000), into: store) == 0)
-        _ = try store.importRecordSync(sampleRecord(id: "whole shared", entries: Store.largeImportEntries))
+        #expect(try inBatches(.record("shared", entries: .numbered(20_000)), into: store) == 0)
+        _ = try store.importRecordSync(.record("whole shared", entries: .numbered(Store.largeImportEntries)))
         #expect(size(wal) > 4_096 * 100)
         #expect(try store.patientsSync().map(\.entryCount).sorted() == [9_999, 10_000, 10_000, 20_000, 20_000])
         #expect(try store.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
@@ -182,7 +182,7 @@ struct BatchedRecordImportTests {
         let plainDir = TemporaryDirectory()
         let (plain, _, _) = try makeStore(in: plainDir)
         defer { plain.close() }
-        #expect(try inBatches(sampleRecord(id: "daemon", entries: 20_000), into: plain) == 0)
+        #expect(try inBatches(.record("daemon", entries: .numbered(20_000)), into: plain) == 0)
     }
 
     @Test("a connection leaves WAL for a body only when it is the only one open, at once otherwise, its busy timeout kept")

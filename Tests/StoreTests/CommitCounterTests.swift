@@ -13,7 +13,7 @@ struct CommitCounterTests {
         let first = try #require(store.commitCount, "a WAL store has a commit counter")
         #expect(store.commitCount == first, "reading changes nothing")
 
-        let summary = try store.importRecordSync(sampleRecord())
+        let summary = try store.importRecordSync(.record(entries: .numbered(3)))
         let afterImport = try #require(store.commitCount)
         #expect(afterImport != first)
 
@@ -41,7 +41,7 @@ struct CommitCounterTests {
     func headMemo() async throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
-        let summary = try store.importRecordSync(sampleRecord())
+        let summary = try store.importRecordSync(.record(entries: .numbered(3)))
         #expect(store.knownTimelineHead(patientID: nil, withEarliest: false) == nil, "nothing read yet")
 
         let head = try #require(try await store.timelineHead(patientID: nil, withEarliest: true))
@@ -61,7 +61,7 @@ struct CommitCounterTests {
     func unknownPatient() async throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
-        _ = try store.importRecordSync(sampleRecord())
+        _ = try store.importRecordSync(.record(entries: .numbered(3)))
         await #expect(throws: StoreError.self) { try await store.timelineHead(patientID: "p_nobody", withEarliest: false) }
         #expect(store.knownTimelineHead(patientID: "p_nobody", withEarliest: false) == nil)
     }

@@ -10,13 +10,13 @@ struct EncryptionAtRestTests {
         let dir = TemporaryDirectory()
         let (store, _, state) = try makeStore(in: dir)
         let marker = "MARKER-\(UUID().uuidString)"
-        _ = try store.importRecordSync(sampleRecord(entries: 50, marker: marker))
+        _ = try store.importRecordSync(.record(entries: .numbered(50, marker: marker)))
         // The store stays open: the data is in the WAL, not yet checkpointed into the main file.
         let wal = fileBytes(state.databasePath + "-wal")
         #expect(wal.count > 0, "the write should be in the WAL while the store is open")
         for path in [state.databasePath, state.databasePath + "-wal", state.databasePath + "-shm"] {
             #expect(!contains(fileBytes(path), marker), "marker found in \(path)")
-            #expect(!contains(fileBytes(path), "Ada Example"), "patient name found in \(path)")
+            #expect(!contains(fileBytes(path), "Test Patient"), "patient name found in \(path)")
         }
         // And it is really there, readable through the store.
         let found = try store.readSync { db in

@@ -34,7 +34,7 @@ struct KeyVaultTests {
     func changePassword() throws {
         let dir = TemporaryDirectory()
         let (store, recovery, state) = try makeStore(in: dir, password: "old")
-        _ = try store.importRecordSync(sampleRecord())
+        _ = try store.importRecordSync(.record(entries: .numbered(3)))
         store.close()
         let key = try state.keyVault.unlock(password: "old")
         try state.keyVault.changePassword(key: key, to: "new", parameters: fastScrypt)

@@ -48,7 +48,7 @@ struct MigrationTests {
         }
         let dir = TemporaryDirectory()
         let (store, _, state) = try makeStore(in: dir)
-        let summary = try store.importRecordSync(sampleRecord(entries: 5))
+        let summary = try store.importRecordSync(.record(entries: .numbered(5)))
         store.close()
         func stored(_ store: Store) throws -> [String] {
             try store.readSync { db in try db.rows("SELECT timeline_json FROM entries ORDER BY id") { $0.string(0) } }
@@ -71,7 +71,7 @@ struct MigrationTests {
         let (store, _, state) = try makeStore(in: dir)
         store.close()
         let plain = try Store.open(at: state, password: "correct horse")
-        #expect(throws: StoreError.self) { try plain.importRecordSync(sampleRecord()) }
+        #expect(throws: StoreError.self) { try plain.importRecordSync(.record(entries: .numbered(3))) }
         #expect(try plain.patientsSync().isEmpty)
         plain.close()
     }

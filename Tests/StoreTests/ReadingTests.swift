@@ -9,9 +9,9 @@ import HealthRecord
 @Suite("readings")
 struct ReadingTests {
     static func record(_ id: String, name: String = "Rea Ding") -> PatientRecord {
-        PatientRecord(recordID: id, name: name, birthdate: 0, entries: [
-            Entry(id: "e_w1", type: .vitalSign, description: "Body Weight", time: 1_000_000, value: 70, units: "kg"),
-            Entry(id: "e_w2", type: .vitalSign, description: "Body Weight", time: 3_000_000, value: 72, units: "kg"),
+        PatientRecord.record(id, name: name, birthdate: 0, entries: [
+            .entry(.vitalSign, "Body Weight", id: "e_w1", at: 1_000_000, value: 70, units: "kg"),
+            .entry(.vitalSign, "Body Weight", id: "e_w2", at: 3_000_000, value: 72, units: "kg"),
         ])
     }
 

@@ -11,11 +11,11 @@ struct RecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        let first = try store.importRecordSync(sampleRecord(entries: 5))
+        let first = try store.importRecordSync(.record(entries: .numbered(5)))
         #expect(first.patient == .added)
         #expect(first.entriesAdded == 5)
         let revision = try store.patientsSync()[0].revision
-        let second = try store.importRecordSync(sampleRecord(entries: 5))
+        let second = try store.importRecordSync(.record(entries: .numbered(5)))
         #expect(second.patient == .unchanged)
         #expect(second.entriesUnchanged == 5)
         #expect(second.entriesAdded + second.entriesUpdated + second.entriesRemoved == 0)
@@ -27,11 +27,11 @@ struct RecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        _ = try store.importRecordSync(sampleRecord(entries: 4))
-        var changed = sampleRecord(entries: 4)
+        _ = try store.importRecordSync(.record(entries: .numbered(4)))
+        var changed = PatientRecord.record(entries: .numbered(4))
         changed.entries[1].value = 42
         changed.entries.remove(at: 3)
-        changed.entries.append(Entry(id: "e_new", type: .procedure, description: "New", time: 5, rawJSON: "{}"))
+        changed.entries.append(.entry(.procedure, "New", id: "e_new", at: 5))
         let summary = try store.importRecordSync(changed)
         #expect(summary.patient == .updated)
         #expect(summary.entriesUpdated == 1)
@@ -50,13 +50,13 @@ struct RecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        _ = try store.importRecordSync(sampleRecord(entries: 3))
-        var broken = sampleRecord(entries: 3)
+        _ = try store.importRecordSync(.record(entries: .numbered(3)))
+        var broken = PatientRecord.record(entries: .numbered(3))
         broken.name = "Renamed"
         broken.entries.append(broken.entries[0]) // a duplicate id: refused half-way through
         #expect(throws: StoreError.self) { try store.importRecordSync(broken) }
         let patient = try store.patientsSync()[0]
-        #expect(patient.name == "Ada Example")
+        #expect(patient.name == "Test Patient")
         #expect(patient.entryCount == 3)
     }
 
@@ -66,9 +66,9 @@ struct RecordImportTests {
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
         try store.writeSync { db in try db.execute("INSERT INTO sources (name, kind, created_at) VALUES ('clinic', 'rhex', 0)") }
-        _ = try store.importRecordSync(sampleRecord(id: "42"))
-        _ = try store.importRecordSync(sampleRecord(id: "42"), sourceName: "clinic")
-        _ = try store.importRecordSync(sampleRecord(id: "43"))
+        _ = try store.importRecordSync(.record("42", entries: .numbered(3)))
+        _ = try store.importRecordSync(.record("42", entries: .numbered(3)), sourceName: "clinic")
+        _ = try store.importRecordSync(.record("43", entries: .numbered(3)))
         #expect(try store.patientsSync().count == 3)
         #expect(Patient.id(sourceName: "files", recordID: "42") != Patient.id(sourceName: "clinic", recordID: "42"))
     }
@@ -78,7 +78,7 @@ struct RecordImportTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        #expect(throws: StoreError.self) { try store.importRecordSync(sampleRecord(), sourceName: "nope") }
+        #expect(throws: StoreError.self) { try store.importRecordSync(.record(entries: .numbered(3)), sourceName: "nope") }
         #expect(try store.patientsSync().isEmpty)
     }
 
@@ -86,7 +86,7 @@ struct RecordImportTests {
     func storedTimelineJSON() throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
-        let summary = try store.importRecordSync(sampleRecord(entries: 4, marker: "first"))
+        let summary = try store.importRecordSync(.record(entries: .numbered(4, marker: "first")))
         func stored() throws -> [String: String] {
             try store.readSync { db in
                 Dictionary(uniqueKeysWithValues: try db.rows("SELECT id, timeline_json FROM entries") { ($0.string(0), $0.string(1)) })
@@ -98,14 +98,13 @@ struct RecordImportTests {
         for entry in entries {
             #expect(json[entry.id] == String(decoding: TimelineEntryJSON().encode(entry), as: UTF8.self))
         }
-        _ = try store.importRecordSync(sampleRecord(entries: 4, marker: "second"))
+        _ = try store.importRecordSync(.record(entries: .numbered(4, marker: "second")))
         let after = try stored()
         #expect(after.values.allSatisfy { $0.contains("second") && !$0.contains("first") })
 
         // A vital sign has none: the timeline groups vital signs from their columns.
-        var record = sampleRecord(id: "with-vitals", entries: 1)
-        record.entries.append(Entry(id: "v_1", type: .vitalSign, description: "Heart Rate", time: 1_000_000, value: 72,
-                                    units: "/min", rawJSON: "{}"))
+        var record = PatientRecord.record("with-vitals", entries: .numbered(1))
+        record.entries.append(.entry(.vitalSign, "Heart Rate", id: "v_1", at: 1_000_000, value: 72, units: "/min"))
         _ = try store.importRecordSync(record)
         let vital = try store.readSync { db in try db.row("SELECT timeline_json IS NULL FROM entries WHERE id = 'v_1'", []) { $0.int64(0) } }
         #expect(vital == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import HealthRecord
 @testable import Store
 
@@ -19,14 +20,13 @@ struct SearchTests {
     /// 240 entries from a small vocabulary, deterministic.
     static func record() -> PatientRecord {
         var generator = SplitMix(seed: 7)
-        var record = PatientRecord(recordID: "search-1", name: "Ada Search", birthdate: 0)
+        var record = PatientRecord.record("search-1", name: "Ada Search", birthdate: 0)
         for index in 0..<240 {
             let description = vocabulary[Int(generator.next() % UInt64(vocabulary.count))]
             let code = codes[Int(generator.next() % UInt64(codes.count))]
             let type = types[Int(generator.next() % UInt64(types.count))]
             let text = index % 7 == 0 ? "Positive für Antikörper" : nil
-            record.entries.append(Entry(id: "e_\(index)", type: type, description: description,
-                                        time: 1_000_000_000 + Int64(index) * 86_400, textValue: text, codes: code))
+            record.entries.append(.entry(type, description, id: "e_\(index)", at: 1_000_000_000 + Int64(index) * 86_400, text: text, codes: code))
         }
         return record
     }

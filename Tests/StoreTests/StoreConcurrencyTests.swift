@@ -11,7 +11,7 @@ struct StoreConcurrencyTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        _ = try store.importRecordSync(sampleRecord(id: "first"))
+        _ = try store.importRecordSync(.record("first", entries: .numbered(3)))
 
         let writerInside = DispatchSemaphore(value: 0)
         let releaseWriter = DispatchSemaphore(value: 0)
@@ -44,7 +44,7 @@ struct StoreConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<40 {
                 group.addTask {
-                    _ = try await store.importRecord(sampleRecord(id: "rec-\(i)", entries: 10))
+                    _ = try await store.importRecord(.record("rec-\(i)", entries: .numbered(10)))
                 }
                 group.addTask {
                     _ = try await store.patients()
@@ -63,6 +63,6 @@ struct StoreConcurrencyTests {
         let (store, _, _) = try makeStore(in: dir)
         store.close()
         await #expect(throws: StoreError.self) { try await store.patients() }
-        #expect(throws: StoreError.self) { try store.importRecordSync(sampleRecord()) }
+        #expect(throws: StoreError.self) { try store.importRecordSync(.record(entries: .numbered(3))) }
     }
 }

@@ -29,7 +29,7 @@ struct StoreErrorTests {
         let fast = ScryptParameters(logN: 10, r: 8, p: 1)
         let (store, _) = try Store.create(at: state, password: "pw", passwordParameters: fast, recoveryParameters: fast, options: options)
         defer { store.close() }
-        let patient = try store.importRecordSync(sampleRecord(entries: 3)).patientID
+        let patient = try store.importRecordSync(.record(entries: .numbered(3))).patientID
         // The other process: `hreaderd import-file` in the middle of a long import.
         let other = try Database(path: state.databasePath, key: try state.keyVault.unlock(password: "pw"))
         try other.execute("BEGIN IMMEDIATE")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import HealthRecord
 @testable import Store
 
@@ -32,8 +33,8 @@ struct TimelineWindowQueryTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        let record = PatientRecord(recordID: "w", name: "W", entries: [
-            Entry(id: "e_x", type: .condition, time: c.time, startTime: c.start, endTime: c.end, rawJSON: "{}"),
+        let record = PatientRecord.record("w", name: "W", entries: [
+            .entry(.condition, id: "e_x", at: c.time, start: c.start, end: c.end),
         ])
         let summary = try store.importRecordSync(record)
         let found = try store.entriesSync(patientID: summary.patientID, from: Self.window.lowerBound, to: Self.window.upperBound)
@@ -45,10 +46,10 @@ struct TimelineWindowQueryTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        let record = PatientRecord(recordID: "o", name: "O", entries: [
-            Entry(id: "e_b", type: .result, time: 1_500, rawJSON: "{}"),
-            Entry(id: "e_a", type: .result, time: 1_500, rawJSON: "{}"),
-            Entry(id: "e_c", type: .condition, startTime: 1_100, endTime: 1_900, rawJSON: "{}"),
+        let record = PatientRecord.record("o", name: "O", entries: [
+            .entry(.result, id: "e_b", at: 1_500),
+            .entry(.result, id: "e_a", at: 1_500),
+            .entry(.condition, id: "e_c", start: 1_100, end: 1_900),
         ])
         let summary = try store.importRecordSync(record)
         let found = try store.entriesSync(patientID: summary.patientID, from: 1_000, to: 2_000)
@@ -118,20 +119,21 @@ struct TimelineWindowQueryTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        let record = PatientRecord(recordID: "spans", name: "Span Example", entries: [
-            Entry(id: "before-into", type: .condition, description: "began before, ended inside", startTime: 500, endTime: 1_500),
-            Entry(id: "inside", type: .condition, description: "inside", time: 1_200),
-            Entry(id: "inside-vital", type: .vitalSign, description: "Heart Rate", time: 1_300, value: 70),
-            Entry(id: "point-after", type: .result, description: "after", time: 2_500),
-            Entry(id: "ends-after-starts-inside", type: .medication, description: "started inside", startTime: 1_800, endTime: 3_000),
-            Entry(id: "dated-after-ends-inside", type: .procedure, description: "dated after, ends inside", time: 2_200, endTime: 1_900),
-            Entry(id: "outside", type: .result, description: "outside", time: 100),
+        let record = PatientRecord.record("spans", name: "Span Example", entries: [
+            .entry(.condition, "began before, ended inside", id: "before-into", start: 500, end: 1_500),
+            .entry(.condition, "inside", id: "inside", at: 1_200),
+            .entry(.vitalSign, "Heart Rate", id: "inside-vital", at: 1_300, value: 70),
+            .entry(.result, "after", id: "point-after", at: 2_500),
+            .entry(.medication, "started inside", id: "ends-after-starts-inside", start: 1_800, end: 3_000),
+            .entry(.procedure, "dated after, ends inside", id: "dated-after-ends-inside", at: 2_200, end: 1_900),
+            .entry(.result, "outside", id: "outside", at: 100),
         ])
         let summary = try store.importRecordSync(record)
         let expected = try store.entriesSync(patientID: summary.patientID, from: 1_000, to: 2_000)
         #expect(expected.map(\.id) == ["before-into", "inside", "inside-vital", "ends-after-starts-inside", "dated-after-ends-inside"])
         let read = try store.readSync { db in try TimelineWindowQuery.timeline(patientID: summary.patientID, from: 1_000, to: 2_000, in: db) }
-        let snapshot = TimelineSnapshot(patient: Patient(id: summary.patientID, sourceName: "files", recordID: "spans", name: "Span Example", gender: nil, birthdate: nil, entryCount: 7, revision: 1), entries: expected, ongoing: [], posts: [])
+        let patient = Patient.patient(id: summary.patientID, recordID: "spans", name: "Span Example", entryCount: 7)
+        let snapshot = TimelineSnapshot(patient: patient, entries: expected, ongoing: [], posts: [])
         #expect(read.sections == snapshot.sections)
         #expect(read.vitalSigns.map(\.id) == ["inside-vital"])
     }

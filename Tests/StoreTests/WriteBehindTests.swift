@@ -123,7 +123,7 @@ struct WriteBehindTests {
         defer { store.close() }
         let (plain, _, _) = try makeStore(in: walDir)
         defer { plain.close() }
-        let record = sampleRecord(id: "large", entries: Store.largeImportEntries)
+        let record = PatientRecord.record("large", entries: .numbered(Store.largeImportEntries))
         _ = try store.importRecordSync(record)
         #expect(try store.writeSync { db in db.pagesWrittenBehind } > 100)
         _ = try plain.importRecordSync(record)
@@ -145,7 +145,7 @@ struct WriteBehindTests {
     func failedWrite() throws {
         let dir = TemporaryDirectory()
         let (store, _, state) = try makeStore(in: dir, password: "limit pw")
-        _ = try store.importRecordSync(sampleRecord(id: "before", entries: 5))
+        _ = try store.importRecordSync(.record("before", entries: .numbered(5)))
         store.close()
         let size = try FileManager.default.attributesOfItem(atPath: state.databasePath)[.size] as? Int ?? 0
         // The limit lies 2 MB past the file: a batch of 20,000 entries (about 10 MB) fails at one of its pages.
