@@ -11,22 +11,21 @@ struct MeasurementCollectorTests {
 
     /// Vital signs and results of several kinds, some not measures, some without a value, out of date order.
     static func entries() -> [StoredEntry] {
-        var entries: [StoredEntry] = []
+        var entries: [Entry] = []
         for index in 0..<300 {
             let date = base - Int64((index * 7_919) % 300) * 86_400
             switch index % 6 {
-            case 0: entries.append(ModuleTests.vital("Body Weight", 70 + Double(index % 10), "kg", at: date, id: "w\(index)"))
-            case 1: entries.append(ModuleTests.vital("Systolic blood pressure", 120, "mm[Hg]", at: date, loinc: "8480-6", id: "s\(index)"))
-            case 2: entries.append(ModuleTests.vital("Body Weight", 160, "lb", at: date, id: "l\(index)"))
-            case 3: entries.append(StoredEntry(id: "c\(index)", type: .result, description: "Cholesterol, total", date: date, time: date,
-                                               startTime: nil, endTime: nil, status: nil, value: 190, textValue: nil, units: "mg/dL",
-                                               codesJSON: #"{"LOINC":["2093-3"]}"#))
-            case 4: entries.append(ModuleTests.vital("Temperature", 37, "Cel", at: date, id: "t\(index)"))
-            default: entries.append(StoredEntry(id: "n\(index)", type: .result, description: "Glucose", date: date, time: date, startTime: nil,
-                                                endTime: nil, status: nil, value: nil, textValue: "high", units: nil, codesJSON: "{}"))
+            case 0: entries.append(.entry(.vitalSign, "Body Weight", id: "w\(index)", at: date, value: 70 + Double(index % 10), units: "kg"))
+            case 1: entries.append(.entry(.vitalSign, "Systolic blood pressure", id: "s\(index)", at: date, value: 120, units: "mm[Hg]",
+                                          codes: ["LOINC": ["8480-6"]]))
+            case 2: entries.append(.entry(.vitalSign, "Body Weight", id: "l\(index)", at: date, value: 160, units: "lb"))
+            case 3: entries.append(.entry(.result, "Cholesterol, total", id: "c\(index)", at: date, value: 190, units: "mg/dL",
+                                          codes: ["LOINC": ["2093-3"]]))
+            case 4: entries.append(.entry(.vitalSign, "Temperature", id: "t\(index)", at: date, value: 37, units: "Cel"))
+            default: entries.append(.entry(.result, "Glucose", id: "n\(index)", at: date, text: "high"))
             }
         }
-        return entries
+        return .stored(entries)
     }
 
     @Test("the same measurements, readings included, in date order, as from the entries held whole")
@@ -36,7 +35,7 @@ struct MeasurementCollectorTests {
         let collector = MeasurementCollector()
         for entry in entries { collector.take(entry) }
         let gathered = collector.measurements(adding: readings)
-        let whole = ModuleRecord(patient: ModuleTests.patient(), now: Self.base,
+        let whole = ModuleRecord(patient: .patient(), now: Self.base,
                                  entries: Dictionary(grouping: entries, by: \.type), readings: readings).measurements
         #expect(gathered.byMeasure == whole.byMeasure)
         #expect(gathered[.weight].count == 100 + 1 && gathered[.systolic].count == 50 + 1 && gathered[.totalCholesterol].count == 50)
@@ -49,10 +48,10 @@ struct MeasurementCollectorTests {
         let dir = TemporaryDirectory()
         let (store, _) = try TestStore.create(at: dir.file("state"))
         defer { store.close() }
-        let record = PatientRecord(recordID: "m", name: "Measured", entries: [
-            Entry(id: "w1", type: .vitalSign, description: "Body Weight", time: Self.base, value: 70, units: "kg"),
-            Entry(id: "w2", type: .vitalSign, description: "Body Weight", time: Self.base + 60, value: 71, units: "kg"),
-            Entry(id: "c1", type: .condition, description: "Asthma", time: Self.base),
+        let record = PatientRecord.record("m", name: "Measured", entries: [
+            .entry(.vitalSign, "Body Weight", id: "w1", at: Self.base, value: 70, units: "kg"),
+            .entry(.vitalSign, "Body Weight", id: "w2", at: Self.base + 60, value: 71, units: "kg"),
+            .entry(.condition, "Asthma", id: "c1", at: Self.base),
         ])
         let patientID = try store.importRecordSync(record).patientID
         _ = try await store.setAnnotation(Annotation(entryID: "w2", struck: true), patientID: patientID)

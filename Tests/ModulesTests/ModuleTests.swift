@@ -1,6 +1,7 @@
 import Modules
 import HealthRecord
 import Testing
+import TestSupport
 
 /// The modules over small records: what each tile carries, what each message says, and the protocol (a
 /// module added here, in the test target, appears and gets other modules' values without touching them).
@@ -9,16 +10,6 @@ struct ModuleTests {
     static let day: Int64 = 86_400
     /// 2026-11-24T12:00:00Z.
     static let now: Int64 = 1_795_521_600
-
-    static func patient(birthdate: Int64? = nil, gender: String? = "F") -> Patient {
-        Patient(id: "p_test", sourceName: "files", recordID: "r", name: "Test Person", gender: gender, birthdate: birthdate, entryCount: 0, revision: 1)
-    }
-
-    static func vital(_ description: String, _ value: Double, _ units: String, at date: Int64, loinc: String? = nil, id: String? = nil) -> StoredEntry {
-        StoredEntry(id: id ?? "e_\(description.count)_\(date)_\(Int(value))", type: .vitalSign, description: description, date: date, time: date,
-                    startTime: nil, endTime: nil, status: nil, value: value, textValue: nil, units: units,
-                    codesJSON: loinc.map { #"{"LOINC":["\#($0)"]}"# } ?? "{}")
-    }
 
     static func reading(_ kind: Reading.Kind, _ value: Double, _ second: Double? = nil, unit: String? = nil, at date: Int64,
                         context: Reading.Context? = nil) -> Reading {
@@ -49,12 +40,12 @@ struct ModuleTests {
 
     @Test("blood pressure: the latest reading and the average of the last three, each categorised; the message names the guideline")
     func bloodPressure() {
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, entries: [.vitalSign: [
-            Self.vital("Systolic Blood Pressure", 150, "mm[Hg]", at: Self.now - 30 * Self.day, loinc: "8480-6"),
-            Self.vital("Diastolic Blood Pressure", 95, "mm[Hg]", at: Self.now - 30 * Self.day, loinc: "8462-4"),
-            Self.vital("BP Systolic", 140, "mm[Hg]", at: Self.now - 20 * Self.day),
-            Self.vital("BP Diastolic", 88, "mm[Hg]", at: Self.now - 20 * Self.day),
-        ]], readings: [Self.reading(.bloodPressure, 118, 76, at: Self.now - Self.day)])
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, entries: [.vitalSign: .stored([
+            .entry(.vitalSign, "Systolic Blood Pressure", at: Self.now - 30 * Self.day, value: 150, units: "mm[Hg]", codes: ["LOINC": ["8480-6"]]),
+            .entry(.vitalSign, "Diastolic Blood Pressure", at: Self.now - 30 * Self.day, value: 95, units: "mm[Hg]", codes: ["LOINC": ["8462-4"]]),
+            .entry(.vitalSign, "BP Systolic", at: Self.now - 20 * Self.day, value: 140, units: "mm[Hg]"),
+            .entry(.vitalSign, "BP Diastolic", at: Self.now - 20 * Self.day, value: 88, units: "mm[Hg]"),
+        ])], readings: [Self.reading(.bloodPressure, 118, 76, at: Self.now - Self.day)])
         let output = Self.evaluate(BloodPressureModule(), record)
         #expect(output.tile["latest"]?["systolic"]?.number == 118)
         #expect(output.tile["latest"]?["diastolic"]?.number == 76)
@@ -72,11 +63,11 @@ struct ModuleTests {
 
     @Test("blood pressure: a severe reading asks for prompt care; none at all says so")
     func bloodPressureSevereAndNone() {
-        let severe = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, readings: [Self.reading(.bloodPressure, 181, 100, at: Self.now)])
+        let severe = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, readings: [Self.reading(.bloodPressure, 181, 100, at: Self.now)])
         let output = Self.evaluate(BloodPressureModule(), severe)
         #expect(output.tile["category"]?.string == "severe")
         #expect(output.message.contains("contact a clinician now"))
-        let none = Self.evaluate(BloodPressureModule(), ModuleRecord(patient: Self.patient(), now: Self.now))
+        let none = Self.evaluate(BloodPressureModule(), ModuleRecord(patient: .patient(), now: Self.now))
         #expect(none.tile["latest"] == .null)
         #expect(none.message.contains("No blood pressure"))
     }
@@ -85,7 +76,7 @@ struct ModuleTests {
 
     @Test("weight and BMI: an adult's category from kilograms and centimetres; pounds and inches converted")
     func adultBMI() throws {
-        let record = ModuleRecord(patient: Self.patient(birthdate: Self.born(monthsAgo: 40 * 12)), now: Self.now,
+        let record = ModuleRecord(patient: .patient(birthdate: Self.born(monthsAgo: 40 * 12)), now: Self.now,
                                   readings: [Self.reading(.height, 70, unit: "in", at: Self.now - 400 * Self.day),
                                              Self.reading(.weight, 180, unit: "lb", at: Self.now - Self.day)])
         let output = Self.evaluate(WeightBMIModule(), record)
@@ -105,7 +96,7 @@ struct ModuleTests {
         (Int64(22), "none"), (24, "percentile"), (240, "percentile"), (241, "adult"),
     ])
     func bmiAgeEdges(months: Int64, expected: String) {
-        let record = ModuleRecord(patient: Self.patient(birthdate: Self.born(monthsAgo: months), gender: "M"), now: Self.now,
+        let record = ModuleRecord(patient: .patient(gender: "M", birthdate: Self.born(monthsAgo: months)), now: Self.now,
                                   readings: [Self.reading(.height, 90, at: Self.now - 3600), Self.reading(.weight, 14, at: Self.now)])
         let output = Self.evaluate(WeightBMIModule(), record)
         switch expected {
@@ -127,9 +118,11 @@ struct ModuleTests {
     @Test("weight and BMI: the growth README's boy of 10 years, BMI 18, is at the 72.1st percentile, healthy weight")
     func childPercentile() {
         // 10 years 0 months: 120 completed months. Height 150 cm, weight 40.5 kg: BMI 18.0.
-        let record = ModuleRecord(patient: Self.patient(birthdate: Self.born(monthsAgo: 120), gender: "M"), now: Self.now,
-                                  entries: [.vitalSign: [Self.vital("Body Height", 150, "cm", at: Self.now - 60, loinc: "8302-2"),
-                                                         Self.vital("Body Weight", 40.5, "kg", at: Self.now, loinc: "29463-7")]])
+        let record = ModuleRecord(patient: .patient(gender: "M", birthdate: Self.born(monthsAgo: 120)), now: Self.now,
+                                  entries: [.vitalSign: .stored([
+                                      .entry(.vitalSign, "Body Height", at: Self.now - 60, value: 150, units: "cm", codes: ["LOINC": ["8302-2"]]),
+                                      .entry(.vitalSign, "Body Weight", at: Self.now, value: 40.5, units: "kg", codes: ["LOINC": ["29463-7"]]),
+                                  ])])
         let output = Self.evaluate(WeightBMIModule(), record)
         #expect(output.tile["latest"]?["bmi"]?.number == 18)
         #expect(output.tile["percentile"]?.number == 72.1)
@@ -138,20 +131,19 @@ struct ModuleTests {
 
     @Test("a height alone is shown, and asks for a weight; an allergy that names nothing is not listed")
     func heightAlone() {
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, readings: [Self.reading(.height, 180, at: Self.now)])
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, readings: [Self.reading(.height, 180, at: Self.now)])
         let output = Self.evaluate(WeightBMIModule(), record)
         #expect(output.tile["latest"]?["height"]?.number == 180)
         #expect(output.tile["latest"]?["bmi"] == .null)
         #expect(output.message.contains("Add a weight"))
-        let empty = StoredEntry(id: "e_x", type: .allergy, description: nil, date: nil, time: nil, startTime: nil, endTime: nil, status: nil,
-                                value: nil, textValue: nil, units: nil, codesJSON: "{}")
-        let allergies = Self.evaluate(ProblemsAllergiesModule(), ModuleRecord(patient: Self.patient(), now: Self.now, entries: [.allergy: [empty]]))
+        let empty = Entry.entry(.allergy, id: "e_x").stored
+        let allergies = Self.evaluate(ProblemsAllergiesModule(), ModuleRecord(patient: .patient(), now: Self.now, entries: [.allergy: [empty]]))
         #expect(allergies.tile["allergies"]?.array?.isEmpty == true)
     }
 
     @Test("weight: a month without one says so (SelfHub's nudge)")
     func staleWeight() {
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, readings: [Self.reading(.weight, 70, at: Self.now - 90 * Self.day)])
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, readings: [Self.reading(.weight, 70, at: Self.now - 90 * Self.day)])
         #expect(Self.evaluate(WeightBMIModule(), record).message.contains("No weight recorded for 3 months"))
     }
 
@@ -159,10 +151,9 @@ struct ModuleTests {
 
     @Test("blood sugar: a fasting reading by the fasting ranges, HbA1c by its own, the message names the ADA")
     func bloodSugar() {
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, entries: [.result: [
-            StoredEntry(id: "e_a1c", type: .result, description: "Hemoglobin A1c", date: Self.now - 10 * Self.day, time: nil, startTime: nil,
-                        endTime: nil, status: nil, value: 5.8, textValue: nil, units: "%", codesJSON: #"{"LOINC":["4548-4"]}"#),
-        ]], readings: [Self.reading(.glucose, 6.0, unit: "mmol/L", at: Self.now, context: .fasting)])
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, entries: [.result: .stored([
+            .entry(.result, "Hemoglobin A1c", id: "e_a1c", at: Self.now - 10 * Self.day, value: 5.8, units: "%", codes: ["LOINC": ["4548-4"]]),
+        ])], readings: [Self.reading(.glucose, 6.0, unit: "mmol/L", at: Self.now, context: .fasting)])
         let output = Self.evaluate(BloodSugarModule(), record)
         // 6.0 mmol/L = 108 mg/dL fasting: prediabetes range.
         #expect(output.tile["glucose"]?["value"]?.number == 108)
@@ -174,14 +165,11 @@ struct ModuleTests {
 
     @Test("cholesterol: the latest of each lipid, by LOINC or by name, in mmol/L converted")
     func cholesterol() {
-        func result(_ id: String, _ description: String, _ value: Double, _ units: String, _ loinc: String?) -> StoredEntry {
-            StoredEntry(id: id, type: .result, description: description, date: Self.now, time: nil, startTime: nil, endTime: nil, status: nil,
-                        value: value, textValue: nil, units: units, codesJSON: loinc.map { #"{"LOINC":["\#($0)"]}"# } ?? "{}")
-        }
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now, entries: [.result: [
-            result("e_1", "Cholesterol [Mass/volume] in Serum or Plasma", 245, "mg/dL", "2093-3"),
-            result("e_2", "HDL Cholesterol", 0.9, "mmol/L", nil),
-        ]])
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now, entries: [.result: .stored([
+            .entry(.result, "Cholesterol [Mass/volume] in Serum or Plasma", id: "e_1", at: Self.now, value: 245, units: "mg/dL",
+                   codes: ["LOINC": ["2093-3"]]),
+            .entry(.result, "HDL Cholesterol", id: "e_2", at: Self.now, value: 0.9, units: "mmol/L"),
+        ])])
         let output = Self.evaluate(CholesterolModule(), record)
         #expect(output.tile["total"]?["range"]?.string == "high")
         #expect(output.tile["hdl"]?["value"]?.number == 35)
@@ -198,7 +186,7 @@ struct ModuleTests {
             TimelinePost(id: "t_\(index)", patientID: "p_test", kind: .levels, createdAt: Self.now - Int64(6 - index) * Self.day,
                          dataJSON: #"{"pain":"\#(pain)","mood":"5"}"#)
         }
-        let output = Self.evaluate(FeelingsModule(), ModuleRecord(patient: Self.patient(), now: Self.now, posts: posts))
+        let output = Self.evaluate(FeelingsModule(), ModuleRecord(patient: .patient(), now: Self.now, posts: posts))
         #expect(output.tile["pain"]?["latest"]?.number == 8)
         #expect(output.tile["pain"]?["trend"]?.string == "up")
         #expect(output.tile["mood"]?["trend"]?.string == "steady")
@@ -208,14 +196,12 @@ struct ModuleTests {
 
     @Test("immunizations: the last dose of each vaccine by CVX code, refused ones left out")
     func immunizations() {
-        func shot(_ id: String, _ name: String, _ cvx: String, _ date: Int64, status: String? = "completed") -> StoredEntry {
-            StoredEntry(id: id, type: .immunization, description: name, date: date, time: date, startTime: nil, endTime: nil, status: status,
-                        value: nil, textValue: nil, units: nil, codesJSON: #"{"CVX":["\#(cvx)"]}"#)
-        }
-        let record = ModuleRecord(patient: Self.patient(), now: Self.now, entries: [.immunization: [
-            shot("e_1", "Td", "09", 1_000_000), shot("e_2", "Influenza", "140", 2_000_000), shot("e_3", "Td (adult)", "09", 3_000_000),
-            shot("e_4", "HPV", "62", 4_000_000, status: "not-done"),
-        ]])
+        let record = ModuleRecord(patient: .patient(), now: Self.now, entries: [.immunization: .stored([
+            .entry(.immunization, "Td", id: "e_1", at: 1_000_000, status: "completed", codes: ["CVX": ["09"]]),
+            .entry(.immunization, "Influenza", id: "e_2", at: 2_000_000, status: "completed", codes: ["CVX": ["140"]]),
+            .entry(.immunization, "Td (adult)", id: "e_3", at: 3_000_000, status: "completed", codes: ["CVX": ["09"]]),
+            .entry(.immunization, "HPV", id: "e_4", at: 4_000_000, status: "not-done", codes: ["CVX": ["62"]]),
+        ])])
         let vaccines = Self.evaluate(ImmunizationsModule(), record).tile["vaccines"]?.array ?? []
         #expect(vaccines.count == 2)
         #expect(vaccines.first?["name"]?.string == "Td (adult)")
@@ -225,13 +211,10 @@ struct ModuleTests {
 
     @Test("problems and allergies: active ones only, allergies with reaction and severity")
     func problemsAndAllergies() {
-        func entry(_ id: String, _ type: EntryType, _ name: String, status: String?) -> StoredEntry {
-            StoredEntry(id: id, type: type, description: name, date: 1000, time: nil, startTime: 1000, endTime: nil, status: status,
-                        value: nil, textValue: nil, units: nil, codesJSON: "{}")
-        }
-        let record = ModuleRecord(patient: Self.patient(), now: Self.now,
-                                  entries: [.condition: [entry("e_1", .condition, "Asthma", status: "active"), entry("e_2", .condition, "Flu", status: "resolved")],
-                                            .allergy: [entry("e_3", .allergy, "Penicillin", status: "active")]],
+        let record = ModuleRecord(patient: .patient(), now: Self.now,
+                                  entries: [.condition: .stored([.entry(.condition, "Asthma", id: "e_1", start: 1000, status: "active"),
+                                                                 .entry(.condition, "Flu", id: "e_2", start: 1000, status: "resolved")]),
+                                            .allergy: .stored([.entry(.allergy, "Penicillin", id: "e_3", start: 1000, status: "active")])],
                                   allergyDetails: ["e_3": AllergyDetail(reaction: "Hives", severity: "severe")])
         let output = Self.evaluate(ProblemsAllergiesModule(), record)
         #expect(output.tile["problems"]?.array?.map { $0["description"]?.string } == ["Asthma"])
@@ -242,15 +225,13 @@ struct ModuleTests {
 
     @Test("medications: active ones with the person's notes, and the ones they added on the timeline")
     func medications() {
-        let medication = StoredEntry(id: "e_m", type: .medication, description: "Metformin", date: 1000, time: nil, startTime: 1000, endTime: nil,
-                                     status: "active", value: nil, textValue: nil, units: nil, codesJSON: "{}")
-        let stopped = StoredEntry(id: "e_s", type: .medication, description: "Amoxicillin", date: 1000, time: nil, startTime: 1000, endTime: 2000,
-                                  status: nil, value: nil, textValue: nil, units: nil, codesJSON: "{}")
+        let medication = Entry.entry(.medication, "Metformin", id: "e_m", start: 1000, status: "active").stored
+        let stopped = Entry.entry(.medication, "Amoxicillin", id: "e_s", start: 1000, end: 2000).stored
         let note = Annotation(entryID: "e_m", note: "with breakfast", struck: false, reason: nil,
                               medication: Annotation.Medication(quantity: nil, dose: "500 mg", directions: nil, prescriber: nil),
                               createdAt: 0, updatedAt: 0, orphaned: false)
         let post = TimelinePost(id: "t_1", patientID: "p_test", kind: .medication, createdAt: 5000, dataJSON: #"{"description":"Ibuprofen 200","select-choice-freq":"BID"}"#)
-        let output = Self.evaluate(MedicationsModule(), ModuleRecord(patient: Self.patient(), now: Self.now, entries: [.medication: [medication, stopped]],
+        let output = Self.evaluate(MedicationsModule(), ModuleRecord(patient: .patient(), now: Self.now, entries: [.medication: [medication, stopped]],
                                                                      posts: [post], annotations: ["e_m": note]))
         let active = output.tile["active"]?.array ?? []
         #expect(active.map { $0["description"]?.string } == ["Metformin", "Ibuprofen 200"])
@@ -283,7 +264,7 @@ struct ModuleTests {
         #expect(catalog.validate(["test-bmi-echo", "blood-pressure"]) == .success(["test-bmi-echo", "blood-pressure"]))
         #expect(catalog.evaluationOrder(["test-bmi-echo"]).map(\.id) == ["weight-bmi", "test-bmi-echo"])
         #expect(catalog.reads(["test-bmi-echo"]).readings)
-        let record = ModuleRecord(patient: Self.patient(birthdate: 0), now: Self.now,
+        let record = ModuleRecord(patient: .patient(birthdate: 0), now: Self.now,
                                   readings: [Self.reading(.height, 180, at: Self.now), Self.reading(.weight, 81, at: Self.now)])
         let outputs = catalog.evaluate(["test-bmi-echo"], record: record)
         #expect(outputs.map(\.module.id) == ["test-bmi-echo"])
@@ -304,12 +285,12 @@ struct ModuleTests {
 
     @Test("vital signs are told by LOINC, else by name; a wrong code on a named vital does not win over no code")
     func measureClassification() {
-        let record = ModuleRecord(patient: Self.patient(), now: Self.now, entries: [.vitalSign: [
-            Self.vital("Body weight Measured", 154, "[lb_av]", at: 100, loinc: "29463-7"),
-            Self.vital("Weight", 70, "kg", at: 200),
-            Self.vital("Body mass index (BMI) [Percentile] Per age and sex", 50, "%", at: 300),
-            Self.vital("Oxygen Saturation", 97, "%", at: 400),
-        ]])
+        let record = ModuleRecord(patient: .patient(), now: Self.now, entries: [.vitalSign: .stored([
+            .entry(.vitalSign, "Body weight Measured", at: 100, value: 154, units: "[lb_av]", codes: ["LOINC": ["29463-7"]]),
+            .entry(.vitalSign, "Weight", at: 200, value: 70, units: "kg"),
+            .entry(.vitalSign, "Body mass index (BMI) [Percentile] Per age and sex", at: 300, value: 50, units: "%"),
+            .entry(.vitalSign, "Oxygen Saturation", at: 400, value: 97, units: "%"),
+        ])])
         let measurements = record.measurements
         #expect(measurements[.weight].map(\.value).map { ($0 * 10).rounded() / 10 } == [69.9, 70])
         #expect(measurements[.bmi].isEmpty)
