@@ -8,8 +8,8 @@ import TestSupport
 /// Who may see the record: sessions, tokens, locking, Host and Origin checks, password slowdown.
 @Suite("Access policy")
 struct AccessPolicyTests {
-    static let record = PatientRecord(recordID: "acc", firstName: "Secret", lastName: "Patient", name: "Secret Patient", entries: [
-        Entry(id: "e_1", type: .condition, description: "Confidential Diagnosis", time: 1_293_900_000, rawJSON: "{}"),
+    static let record = PatientRecord.record("acc", name: "Secret Patient", entries: [
+        .entry(.condition, "Confidential Diagnosis", id: "e_1", at: 1_293_900_000),
     ])
 
     struct Route: Sendable, CustomTestStringConvertible {

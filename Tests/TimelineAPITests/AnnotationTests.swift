@@ -13,16 +13,13 @@ import TestSupport
 struct AnnotationTests {
     static let end: Int64 = 1_293_926_399 // 2011-01-01T23:59:59Z
 
-    static func record(_ entries: [Entry], id: String = "ann") -> PatientRecord {
-        PatientRecord(recordID: id, firstName: "Ann", lastName: "Otated", name: "Ann Otated", gender: "F", birthdate: 0, entries: entries)
-    }
-
-    static let entries = [
-        Entry(id: "e_cond", type: .condition, description: "Asthma", startTime: 1_000_000, status: "active", rawJSON: "{}"),
-        Entry(id: "e_med", type: .medication, description: "Albuterol", startTime: 1_293_800_000, status: "active", rawJSON: "{}"),
-        Entry(id: "e_res", type: .result, description: "Potassium", time: 1_293_900_000, value: 4.1, units: "mmol/L", rawJSON: "{}"),
+    static let entries: [Entry] = [
+        .entry(.condition, "Asthma", id: "e_cond", start: 1_000_000, status: "active"),
+        .entry(.medication, "Albuterol", id: "e_med", start: 1_293_800_000, status: "active"),
+        .entry(.result, "Potassium", id: "e_res", at: 1_293_900_000, value: 4.1, units: "mmol/L"),
     ]
 
+    static let record = PatientRecord.record("ann", entries: entries)
     static var patientID: String { Patient.id(sourceName: "files", recordID: "ann") }
 
     static func put(_ served: ServedApp, entry: String, _ body: String, patient: String = patientID) async throws -> HTTPTestClient.Response {
@@ -39,7 +36,7 @@ struct AnnotationTests {
 
     @Test("a note, a strike-through and medication details: written, read back, on the timeline's entry objects")
     func writeAndRead() async throws {
-        try await ServedApp.with(records: [Self.record(Self.entries)]) { served in
+        try await ServedApp.with(records: [Self.record]) { served in
             let response = try await Self.put(served, entry: "e_med",
                 #"{"note":"Only when wheezing","medication":{"dose":"2 puffs","prescriber":"Dr. Who"}}"#)
             #expect(response.status == 200)
@@ -71,13 +68,13 @@ struct AnnotationTests {
 
     @Test("an annotation survives a re-import that changes the record; an entry the source removed keeps it, orphaned")
     func survivesReimport() async throws {
-        try await ServedApp.with(records: [Self.record(Self.entries)]) { served in
+        try await ServedApp.with(records: [Self.record]) { served in
             #expect(try await Self.put(served, entry: "e_res", #"{"note":"taken fasting"}"#).status == 200)
             #expect(try await Self.put(served, entry: "e_med", #"{"struck":true}"#).status == 200)
             var changed = Self.entries
             changed[2].value = 4.4
             changed.remove(at: 1) // the source no longer has the medication
-            _ = try served.store.importRecordSync(Self.record(changed))
+            _ = try served.store.importRecordSync(.record("ann", entries: changed))
             let entries = try await Self.timelineEntries(served)
             let result = try #require(entries.first { $0["id"] as? String == "e_res" })
             #expect((result["measurement"] as? [String: Any])?["value"] as? Double == 4.4)
@@ -118,8 +115,8 @@ struct AnnotationTests {
 
     @Test("bad annotations: unknown entry or patient, another patient's entry, too large, wrong types, unknown fields, not JSON")
     func refused() async throws {
-        let other = Self.record([Entry(id: "e_other", type: .result, description: "x", time: 1_293_900_000, rawJSON: "{}")], id: "other")
-        try await ServedApp.with(records: [Self.record(Self.entries), other]) { served in
+        let other = PatientRecord.record("other", entries: [.entry(.result, "x", id: "e_other", at: 1_293_900_000)])
+        try await ServedApp.with(records: [Self.record, other]) { served in
             #expect(try await Self.put(served, entry: "e_nope", #"{"note":"x"}"#).status == 404)
             #expect(try await Self.put(served, entry: "e_res", #"{"note":"x"}"#, patient: "p_nobody").status == 404)
             // e_other is the other patient's: not this one's, and nothing is written anywhere.
@@ -140,7 +137,7 @@ struct AnnotationTests {
 
     @Test("an empty annotation removes what was there (204); GET tells an unknown entry from one without an annotation")
     func emptyAndUnknown() async throws {
-        try await ServedApp.with(records: [Self.record(Self.entries)]) { (served: ServedApp) async throws in
+        try await ServedApp.with(records: [Self.record]) { (served: ServedApp) async throws in
             #expect(try await Self.put(served, entry: "e_res", #"{"note":"x"}"#).status == 200)
             #expect(try await Self.put(served, entry: "e_res", #"{"note":null,"struck":false}"#).status == 204)
             #expect(try served.store.annotationsSync(patientID: Self.patientID).isEmpty)

@@ -9,9 +9,10 @@ import TestSupport
 /// secret), no row holds record contents, and no route changes a row.
 @Suite("audit trail")
 struct AuditTests {
-    static let record = PatientRecord(recordID: "aud", firstName: "Secret", lastName: "Patient", name: "Secret Patient", birthdate: -123_456_789,
-                                      entries: [Entry(id: "e_1", type: .condition, description: "Confidential Diagnosis", time: 1_293_900_000)])
-    static let other = PatientRecord(recordID: "aud2", name: "Other Person", entries: [Entry(id: "e_2", type: .result, description: "Potassium", time: 1_293_900_000)])
+    static let record = PatientRecord.record("aud", name: "Secret Patient", birthdate: -123_456_789, entries: [
+        .entry(.condition, "Confidential Diagnosis", id: "e_1", at: 1_293_900_000),
+    ])
+    static let other = PatientRecord.record("aud2", name: "Other Person", entries: [.entry(.result, "Potassium", id: "e_2", at: 1_293_900_000)])
     static var patient: String { Patient.id(sourceName: "files", recordID: "aud") }
     static var otherPatient: String { Patient.id(sourceName: "files", recordID: "aud2") }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// removed beyond `keep`, and a failed one reported, audited and never removing the good ones.
 @Suite("scheduled backups")
 struct BackupRouteTests {
-    static let record = PatientRecord(recordID: "bk", name: "Back Up", entries: [Entry(id: "e_1", type: .condition, description: "Asthma", time: 1)])
+    static let record = PatientRecord.record("bk", name: "Back Up", entries: [.entry(.condition, "Asthma", id: "e_1", at: 1)])
 
     @Test("POST /backups writes one; /backups.json lists them; beyond keep the oldest go; a failure keeps them all")
     func schedule() async throws {

@@ -25,9 +25,9 @@ struct ExportFileWriterTests {
     /// A record whose export is several chunks long: every entry carries a 1 KB source.
     static func longRecord(id: String, entries: Int) -> PatientRecord {
         let padding = String(repeating: "x", count: 1_000)
-        return PatientRecord(recordID: id, name: "Long \(id)", entries: (0..<entries).map { index in
-            Entry(id: "e\(index)", type: .result, description: "Result \(index)", time: 1_000_000 + Int64(index) * 60, value: Double(index),
-                  rawJSON: #"{"_id":"e\#(index)","pad":"\#(padding)"}"#)
+        return .record(id, name: "Long \(id)", entries: (0..<entries).map { index in
+            .entry(.result, "Result \(index)", id: "e\(index)", at: 1_000_000 + Int64(index) * 60, value: Double(index),
+                   raw: #"{"_id":"e\#(index)","pad":"\#(padding)"}"#)
         })
     }
 

@@ -11,21 +11,19 @@ import TestSupport
 struct LinkTests {
     static let end: Int64 = 1_293_926_399 // 2011-01-01T23:59:59Z
 
-    static func entry(_ id: String, _ type: EntryType, _ code: String?, _ time: Int64, value: Double? = nil) -> Entry {
-        Entry(id: id, type: type, description: id, time: time, value: value, codes: code.map { ["LOINC": [$0]] } ?? [:], rawJSON: "{}")
-    }
-
-    static let clinic = PatientRecord(recordID: "clinic-1", name: "Ada Lovelace", birthdate: -4_861_684_800, entries: [
-        entry("k1", .result, "2823-3", 1_293_000_000, value: 4.1),   // potassium, also at the hospital
-        entry("c1", .result, "2160-0", 1_293_100_000, value: 0.9),   // creatinine, clinic only
-        entry("w1", .vitalSign, "29463-7", 1_293_200_000, value: 60),
+    static let clinic = PatientRecord.record("clinic-1", name: "Ada Lovelace", birthdate: -4_861_684_800, entries: [
+        .entry(.result, "k1", id: "k1", at: 1_293_000_000, value: 4.1, codes: ["LOINC": ["2823-3"]]),   // potassium, also at the hospital
+        .entry(.result, "c1", id: "c1", at: 1_293_100_000, value: 0.9, codes: ["LOINC": ["2160-0"]]),   // creatinine, clinic only
+        .entry(.vitalSign, "w1", id: "w1", at: 1_293_200_000, value: 60, codes: ["LOINC": ["29463-7"]]),
     ])
-    static let hospital = PatientRecord(recordID: "hospital-9", name: "LOVELACE ADA", birthdate: -4_861_684_800, entries: [
-        entry("h-k", .result, "2823-3", 1_293_000_000, value: 4.1),  // the same potassium
-        entry("h-s", .result, "2951-2", 1_293_050_000, value: 140),  // sodium, hospital only
-        entry("h-w", .vitalSign, "29463-7", 1_293_200_000, value: 60), // the same weight reading
+    static let hospital = PatientRecord.record("hospital-9", name: "LOVELACE ADA", birthdate: -4_861_684_800, entries: [
+        .entry(.result, "h-k", id: "h-k", at: 1_293_000_000, value: 4.1, codes: ["LOINC": ["2823-3"]]),  // the same potassium
+        .entry(.result, "h-s", id: "h-s", at: 1_293_050_000, value: 140, codes: ["LOINC": ["2951-2"]]),  // sodium, hospital only
+        .entry(.vitalSign, "h-w", id: "h-w", at: 1_293_200_000, value: 60, codes: ["LOINC": ["29463-7"]]), // the same weight reading
     ])
-    static let other = PatientRecord(recordID: "other", name: "Someone Else", birthdate: 0, entries: [entry("o1", .result, "1", 1_293_000_000)])
+    static let other = PatientRecord.record("other", name: "Someone Else", birthdate: 0, entries: [
+        .entry(.result, "o1", id: "o1", at: 1_293_000_000, codes: ["LOINC": ["1"]]),
+    ])
 
     static func id(_ record: PatientRecord) -> String { Patient.id(sourceName: "files", recordID: record.recordID) }
 

@@ -2,18 +2,12 @@ import Foundation
 import Testing
 import HealthRecord
 import Store
+import TestSupport
 @testable import TimelineAPI
 
 @Suite("Timeline payload")
 struct PayloadTests {
-    static let patient = Patient(id: "p_1", sourceName: "files", recordID: "r", name: "Henry Smith", gender: "M",
-                                 birthdate: -972_586_800, entryCount: 3, revision: 1)
-
-    func entry(_ id: String, _ type: EntryType, _ description: String, date: Int64, value: Double? = nil,
-               text: String? = nil, units: String? = nil) -> StoredEntry {
-        StoredEntry(id: id, type: type, description: description, date: date, time: date, startTime: nil, endTime: nil,
-                    status: nil, value: value, textValue: text, units: units, codesJSON: #"{"LOINC":["1"]}"#)
-    }
+    static let patient = Patient.patient(id: "p_1", name: "Henry Smith", gender: "M", birthdate: -972_586_800, entryCount: 3)
 
     func decode(_ bytes: [UInt8]) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
@@ -21,9 +15,9 @@ struct PayloadTests {
 
     @Test("entry arrays are present only when not empty; vitals, ongoing and the post arrays always are")
     func presence() throws {
-        let snapshot = TimelineSnapshot(patient: Self.patient, entries: [
-            entry("e_1", .condition, "Heart Failure", date: 10),
-        ], ongoing: [], posts: [])
+        let snapshot = TimelineSnapshot(patient: Self.patient, entries: .stored([
+            .entry(.condition, "Heart Failure", id: "e_1", at: 10),
+        ]), ongoing: [], posts: [])
         let json = decode(TimelinePayload.encode(snapshot, window: TimelineWindow(start: 0, end: 100)))
         #expect(json["conditions"] != nil)
         for absent in ["results", "allergies", "encounters", "immunizations", "medications", "procedures", "vital_signs"] {
@@ -40,11 +34,11 @@ struct PayloadTests {
 
     @Test("a measurement is a number, or null with the text beside it")
     func measurements() throws {
-        let snapshot = TimelineSnapshot(patient: Self.patient, entries: [
-            entry("e_1", .result, "Total Cholesterol", date: 10, value: 179, units: "mg/dL"),
-            entry("e_2", .result, "HIV", date: 11, text: "Positive"),
-            entry("e_3", .result, "Empty", date: 12),
-        ], ongoing: [], posts: [])
+        let snapshot = TimelineSnapshot(patient: Self.patient, entries: .stored([
+            .entry(.result, "Total Cholesterol", id: "e_1", at: 10, value: 179, units: "mg/dL"),
+            .entry(.result, "HIV", id: "e_2", at: 11, text: "Positive"),
+            .entry(.result, "Empty", id: "e_3", at: 12),
+        ]), ongoing: [], posts: [])
         let bytes = TimelinePayload.encode(snapshot, window: TimelineWindow(start: 0, end: 100))
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains(#""measurement":{"value":179,"unit":"mg/dL"}"#))
@@ -54,14 +48,14 @@ struct PayloadTests {
 
     @Test("vitals group by description in date order; blood pressure last, systolic before diastolic")
     func vitals() throws {
-        let readings = [
-            entry("v1", .vitalSign, "Systolic Blood Pressure", date: 1, value: 120, units: "mm[Hg]"),
-            entry("v2", .vitalSign, "Heart Rate", date: 2, value: 74, units: "/min"),
-            entry("v3", .vitalSign, "Diastolic Blood Pressure", date: 3, value: 74, units: "mm[Hg]"),
-            entry("v4", .vitalSign, "Heart Rate", date: 4, value: 72, units: "bpm"),
-            entry("v5", .vitalSign, "Body Weight", date: 5, text: "unknown"),
-            entry("v6", .vitalSign, "BMI", date: 6, value: 24.5, units: "kg/m2"),
-        ]
+        let readings: [StoredEntry] = .stored([
+            .entry(.vitalSign, "Systolic Blood Pressure", id: "v1", at: 1, value: 120, units: "mm[Hg]"),
+            .entry(.vitalSign, "Heart Rate", id: "v2", at: 2, value: 74, units: "/min"),
+            .entry(.vitalSign, "Diastolic Blood Pressure", id: "v3", at: 3, value: 74, units: "mm[Hg]"),
+            .entry(.vitalSign, "Heart Rate", id: "v4", at: 4, value: 72, units: "bpm"),
+            .entry(.vitalSign, "Body Weight", id: "v5", at: 5, text: "unknown"),
+            .entry(.vitalSign, "BMI", id: "v6", at: 6, value: 24.5, units: "kg/m2"),
+        ])
         let groups = VitalGroups.make(readings)
         #expect(groups.map(\.description) == ["BMI", "Heart Rate", "Systolic Blood Pressure", "Diastolic Blood Pressure"])
         let heart = try #require(groups.first { $0.description == "Heart Rate" })

@@ -8,11 +8,6 @@ import TestSupport
 /// The family's say about its people: relationship, order, display name; removing a person.
 @Suite("people")
 struct PeopleTests {
-    static func record(_ id: String, _ name: String, entries: Int = 1) -> PatientRecord {
-        PatientRecord(recordID: id, name: name, entries: (0..<entries).map {
-            Entry(id: "e\($0)", type: .result, description: "r", time: 1_293_900_000 + Int64($0), rawJSON: "{}")
-        })
-    }
     static func id(_ record: String, source: String = "files") -> String { Patient.id(sourceName: source, recordID: record) }
 
     static func patch(_ served: ServedApp, _ patient: String, _ body: String) async throws -> HTTPTestClient.Response {
@@ -21,7 +16,8 @@ struct PeopleTests {
 
     @Test("relationship, order and display name: set, shown in /patients.json and on the timeline, cleared by null")
     func settings() async throws {
-        try await ServedApp.with(records: [Self.record("a", "Alice Source"), Self.record("b", "Bob Source")]) { served in
+        let records: [PatientRecord] = [.record("a", name: "Alice Source", entries: .numbered(1)), .record("b", name: "Bob Source", entries: .numbered(1))]
+        try await ServedApp.with(records: records) { served in
             let response = try await Self.patch(served, Self.id("b"), #"{"relationship":"me","order":1,"display_name":"Dad"}"#)
             #expect(response.status == 200)
             #expect(response.object["name"] as? String == "Dad")
@@ -39,7 +35,7 @@ struct PeopleTests {
 
     @Test("a relationship outside the list, a bad order, an unknown field, an unknown patient: clear errors, nothing changed")
     func refused() async throws {
-        try await ServedApp.with(records: [Self.record("a", "Alice")]) { served in
+        try await ServedApp.with(records: [.record("a", name: "Alice", entries: .numbered(1))]) { served in
             #expect(try await Self.patch(served, Self.id("a"), #"{"relationship":"cousin"}"#).errorCode == "bad_relationship")
             #expect(try await Self.patch(served, Self.id("a"), #"{"order":-1}"#).status == 400)
             #expect(try await Self.patch(served, Self.id("a"), #"{"order":1.5}"#).status == 400)
@@ -53,10 +49,11 @@ struct PeopleTests {
 
     @Test("removing a person takes everything that is theirs; the next one becomes current; a sync does not bring them back")
     func removal() async throws {
-        try await ServedApp.with(records: [Self.record("a", "Alice", entries: 3), Self.record("b", "Bob")]) { served in
+        let records: [PatientRecord] = [.record("a", name: "Alice", entries: .numbered(3)), .record("b", name: "Bob", entries: .numbered(1))]
+        try await ServedApp.with(records: records) { served in
             let alice = Self.id("a")
             #expect(try await served.client.post("/patients/current", json: #"{"id":"\#(alice)"}"#).status == 200)
-            #expect(try await served.client.send("PUT", "/patients/\(alice)/entries/e0/annotation", headers: ["Content-Type": "application/json"],
+            #expect(try await served.client.send("PUT", "/patients/\(alice)/entries/e_0/annotation", headers: ["Content-Type": "application/json"],
                                                  body: Array(#"{"note":"x"}"#.utf8)).status == 200)
             #expect(try await served.client.send("DELETE", "/patients/\(alice)").status == 204)
             #expect(try await served.client.send("DELETE", "/patients/\(alice)").status == 404)
@@ -73,12 +70,12 @@ struct PeopleTests {
             // imports again is their say, and it comes back.
             _ = try await served.store.addSource(Store.NewSource(name: "clinic", url: "http://127.0.0.1:1/", settings: SourceSettings(clientID: "c"),
                                                                  secrets: SourceSecrets(clientSecret: "s")))
-            let synced = try served.store.importRecordSync(Self.record("c", "Carol"), sourceName: "clinic")
+            let synced = try served.store.importRecordSync(.record("c", name: "Carol", entries: .numbered(1)), sourceName: "clinic")
             #expect(try await served.client.send("DELETE", "/patients/\(synced.patientID)").status == 204)
-            let again = try served.store.importRecordSync(Self.record("c", "Carol"), sourceName: "clinic")
+            let again = try served.store.importRecordSync(.record("c", name: "Carol", entries: .numbered(1)), sourceName: "clinic")
             #expect(again.skippedAsRemoved)
             #expect(try served.store.patientsSync().map(\.name) == ["Bob"])
-            _ = try served.store.importRecordSync(Self.record("a", "Alice", entries: 3))
+            _ = try served.store.importRecordSync(.record("a", name: "Alice", entries: .numbered(3)))
             #expect(try served.store.patientsSync().map(\.name) == ["Alice", "Bob"])
         }
     }

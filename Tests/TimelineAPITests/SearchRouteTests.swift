@@ -11,11 +11,12 @@ import TestSupport
 struct SearchRouteTests {
     static let day: Int64 = 86_400
     static func record() -> PatientRecord {
-        var record = PatientRecord(recordID: "find", firstName: "Fin", lastName: "Der", name: "Fin Der", gender: "F", birthdate: 0)
+        var record = PatientRecord.record("find", name: "Fin Der", gender: "F", birthdate: 0)
         for index in 0..<45 {
-            record.entries.append(Entry(id: "e_\(index)", type: index % 3 == 0 ? .immunization : .result,
-                                        description: index % 3 == 0 ? "Tetanus toxoid" : "Serum potassium",
-                                        time: 1_000_000_000 + Int64(index) * day, codes: index % 3 == 0 ? ["CVX": ["09"]] : ["LOINC": ["2823-3"]]))
+            let at = 1_000_000_000 + Int64(index) * day
+            record.entries.append(index % 3 == 0
+                ? .entry(.immunization, "Tetanus toxoid", id: "e_\(index)", at: at, codes: ["CVX": ["09"]])
+                : .entry(.result, "Serum potassium", id: "e_\(index)", at: at, codes: ["LOINC": ["2823-3"]]))
         }
         record.documents = [ClinicalDocument(id: "d1", title: "Referral note", time: 1_100_000_000, format: "ccda", sections: [
             .init(title: "Reason for referral", code: "42349-1", text: "Persistent <b>cough</b> | since March", entries: 0),

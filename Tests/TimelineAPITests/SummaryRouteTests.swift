@@ -16,16 +16,14 @@ struct SummaryRouteTests {
     static let day: Int64 = 86_400
 
     static func record(birthdate: Int64 = 0, id: String = "sum") -> PatientRecord {
-        PatientRecord(recordID: id, firstName: "Sam", lastName: "Mary", name: "Sam Mary", gender: "M", birthdate: birthdate, entries: [
-            Entry(id: "e_sys", type: .vitalSign, description: "Systolic Blood Pressure", time: now - 10 * day, value: 142, units: "mm[Hg]",
-                  codes: ["LOINC": ["8480-6"]], rawJSON: "{}"),
-            Entry(id: "e_dia", type: .vitalSign, description: "Diastolic Blood Pressure", time: now - 10 * day, value: 91, units: "mm[Hg]",
-                  codes: ["LOINC": ["8462-4"]], rawJSON: "{}"),
-            Entry(id: "e_wt", type: .vitalSign, description: "Body Weight", time: now - 10 * day, value: 80, units: "kg", rawJSON: "{}"),
-            Entry(id: "e_ht", type: .vitalSign, description: "Body Height", time: now - 10 * day, value: 180, units: "cm", rawJSON: "{}"),
-            Entry(id: "e_all", type: .allergy, description: "Penicillin", startTime: 1_000_000, status: "active",
-                  rawJSON: #"{"resourceType":"AllergyIntolerance","reaction":[{"manifestation":[{"text":"Hives"}],"severity":"severe"}]}"#),
-            Entry(id: "e_cond", type: .condition, description: "Hypertension", startTime: 1_000_000, status: "active", rawJSON: "{}"),
+        PatientRecord.record(id, name: "Sam Mary", gender: "M", birthdate: birthdate, entries: [
+            .entry(.vitalSign, "Systolic Blood Pressure", id: "e_sys", at: now - 10 * day, value: 142, units: "mm[Hg]", codes: ["LOINC": ["8480-6"]]),
+            .entry(.vitalSign, "Diastolic Blood Pressure", id: "e_dia", at: now - 10 * day, value: 91, units: "mm[Hg]", codes: ["LOINC": ["8462-4"]]),
+            .entry(.vitalSign, "Body Weight", id: "e_wt", at: now - 10 * day, value: 80, units: "kg"),
+            .entry(.vitalSign, "Body Height", id: "e_ht", at: now - 10 * day, value: 180, units: "cm"),
+            .entry(.allergy, "Penicillin", id: "e_all", start: 1_000_000, status: "active",
+                   raw: #"{"resourceType":"AllergyIntolerance","reaction":[{"manifestation":[{"text":"Hives"}],"severity":"severe"}]}"#),
+            .entry(.condition, "Hypertension", id: "e_cond", start: 1_000_000, status: "active"),
         ])
     }
 
@@ -81,9 +79,9 @@ struct SummaryRouteTests {
     func childPercentile() async throws {
         // Born 2016-11-10: 10 years and 0 months (120 completed months) at the weight, 2026-11-14.
         let born: Int64 = 1_478_779_200
-        let record = PatientRecord(recordID: "kid", firstName: "Kid", lastName: "Doe", name: "Kid Doe", gender: "M", birthdate: born, entries: [
-            Entry(id: "e_h", type: .vitalSign, description: "Body Height", time: Self.now - 10 * Self.day, value: 150, units: "cm", rawJSON: "{}"),
-            Entry(id: "e_w", type: .vitalSign, description: "Body Weight", time: Self.now - 10 * Self.day, value: 40.5, units: "kg", rawJSON: "{}"),
+        let record = PatientRecord.record("kid", name: "Kid Doe", gender: "M", birthdate: born, entries: [
+            .entry(.vitalSign, "Body Height", id: "e_h", at: Self.now - 10 * Self.day, value: 150, units: "cm"),
+            .entry(.vitalSign, "Body Weight", id: "e_w", at: Self.now - 10 * Self.day, value: 40.5, units: "kg"),
         ])
         try await ServedApp.with(records: [record], now: Self.now) { served in
             let summary = try await Self.summary(served, patient: Patient.id(sourceName: "files", recordID: "kid"))

@@ -11,20 +11,12 @@ import TestSupport
 struct TimelineRulesTests {
     static let end: Int64 = 1_293_926_399 // 2011-01-01T23:59:59Z; a day page starts at 1_293_839_999
 
-    static func patient(_ entries: [Entry], id: String = "rule") -> PatientRecord {
-        PatientRecord(recordID: id, firstName: "Rule", lastName: "Patient", name: "Rule Patient", gender: "F", birthdate: 0, entries: entries)
-    }
-
-    static func result(_ id: String, _ time: Int64?, start: Int64? = nil, end: Int64? = nil) -> Entry {
-        Entry(id: id, type: .result, description: id, time: time, startTime: start, endTime: end, value: 1, rawJSON: "{}")
-    }
-
     @Test("/patients.json gives each patient's first and last entry dates and the server's closed statuses")
     func patientSpansAndClosedStatuses() async throws {
-        let record = Self.patient([
-            Self.result("first", 1_000), Self.result("spans", nil, start: 500, end: 90_000), Self.result("last", 80_000),
+        let record = PatientRecord.record("rule", entries: [
+            .entry(.result, "first", at: 1_000), .entry(.result, "spans", start: 500, end: 90_000), .entry(.result, "last", at: 80_000),
         ])
-        let empty = Self.patient([], id: "empty")
+        let empty = PatientRecord.record("empty")
         try await ServedApp.with(records: [record, empty]) { served in
             let list = try await served.client.get("/patients.json").object
             let patients = try #require(list["patients"] as? [[String: Any]])
@@ -41,9 +33,11 @@ struct TimelineRulesTests {
     @Test("bounds are inclusive: an entry at the first and the last second is in, one second outside is not")
     func inclusionBounds() async throws {
         let start: Int64 = 1_293_839_999
-        let record = Self.patient([
-            Self.result("before", start - 1), Self.result("first", start), Self.result("last", Self.end), Self.result("after", Self.end + 1),
-            Self.result("endsInside", nil, start: start - 500, end: start + 5), Self.result("startsInside", nil, start: Self.end - 5, end: Self.end + 500),
+        let record = PatientRecord.record("rule", entries: [
+            .entry(.result, "before", at: start - 1), .entry(.result, "first", at: start),
+            .entry(.result, "last", at: Self.end), .entry(.result, "after", at: Self.end + 1),
+            .entry(.result, "endsInside", start: start - 500, end: start + 5),
+            .entry(.result, "startsInside", start: Self.end - 5, end: Self.end + 500),
         ])
         try await ServedApp.with(records: [record]) { served in
             let json = try await served.client.get("/timeline.json?page=day&end=2011-01-01").object
@@ -54,7 +48,7 @@ struct TimelineRulesTests {
 
     @Test("an empty entry type has no array at all, while vitals, ongoing and the post arrays are always there")
     func missingArrays() async throws {
-        try await ServedApp.with(records: [Self.patient([Self.result("r", Self.end)])]) { served in
+        try await ServedApp.with(records: [.record("rule", entries: [.entry(.result, "r", at: Self.end)])]) { served in
             let json = try await served.client.get("/timeline.json?page=day&end=2011-01-01").object
             #expect(json["results"] != nil)
             #expect(json["conditions"] == nil)
@@ -89,12 +83,13 @@ struct TimelineRulesTests {
 
     @Test("blood-pressure groups come after the others, systolic before diastolic")
     func bloodPressureOrder() async throws {
-        func vital(_ id: String, _ description: String, _ value: Double) -> Entry {
-            Entry(id: id, type: .vitalSign, description: description, time: Self.end - 10, value: value, units: "u", rawJSON: "{}")
-        }
-        let record = Self.patient([
-            vital("1", "Diastolic Blood Pressure", 80), vital("2", "Weight", 70), vital("3", "Systolic Blood Pressure", 120),
-            vital("4", "BMI", 22), vital("5", "Pulse", 60),
+        let at = Self.end - 10
+        let record = PatientRecord.record("rule", entries: [
+            .entry(.vitalSign, "Diastolic Blood Pressure", id: "1", at: at, value: 80, units: "u"),
+            .entry(.vitalSign, "Weight", id: "2", at: at, value: 70, units: "u"),
+            .entry(.vitalSign, "Systolic Blood Pressure", id: "3", at: at, value: 120, units: "u"),
+            .entry(.vitalSign, "BMI", id: "4", at: at, value: 22, units: "u"),
+            .entry(.vitalSign, "Pulse", id: "5", at: at, value: 60, units: "u"),
         ])
         try await ServedApp.with(records: [record]) { served in
             let vitals = try #require(try await served.client.get("/timeline.json?page=day&end=2011-01-01").object["vitals"] as? [[String: Any]])
@@ -105,14 +100,14 @@ struct TimelineRulesTests {
     @Test("ongoing holds what spans the window and is not closed; nothing in the window, closed or ended is there")
     func ongoing() async throws {
         let before = Self.end - 400 * 86_400
-        let record = Self.patient([
-            Entry(id: "chronic", type: .condition, description: "chronic", startTime: before, rawJSON: "{}"),
-            Entry(id: "resolved", type: .condition, description: "resolved", startTime: before, status: "resolved", rawJSON: "{}"),
-            Entry(id: "ended", type: .medication, description: "ended", startTime: before, endTime: before + 10, rawJSON: "{}"),
-            Entry(id: "endsLater", type: .medication, description: "endsLater", startTime: before, endTime: Self.end + 86_400, rawJSON: "{}"),
-            Entry(id: "allergy", type: .allergy, description: "allergy", time: before, status: "active", rawJSON: "{}"),
-            Entry(id: "inWindow", type: .condition, description: "inWindow", startTime: Self.end - 10, rawJSON: "{}"),
-            Entry(id: "procedure", type: .procedure, description: "procedure", startTime: before, rawJSON: "{}"),
+        let record = PatientRecord.record("rule", entries: [
+            .entry(.condition, "chronic", id: "chronic", start: before),
+            .entry(.condition, "resolved", id: "resolved", start: before, status: "resolved"),
+            .entry(.medication, "ended", id: "ended", start: before, end: before + 10),
+            .entry(.medication, "endsLater", id: "endsLater", start: before, end: Self.end + 86_400),
+            .entry(.allergy, "allergy", id: "allergy", at: before, status: "active"),
+            .entry(.condition, "inWindow", id: "inWindow", start: Self.end - 10),
+            .entry(.procedure, "procedure", id: "procedure", start: before),
         ])
         try await ServedApp.with(records: [record]) { served in
             let json = try await served.client.get("/timeline.json?page=day&end=2011-01-01").object
@@ -124,7 +119,7 @@ struct TimelineRulesTests {
 
     @Test("posts are selected by the time they were posted and echoed in the original shapes")
     func postsByPostTime() async throws {
-        try await ServedApp.with(records: [Self.patient([])]) { served in
+        try await ServedApp.with(records: [.record("rule")]) { served in
             served.setNow(1_000_000_000)
             let old = try await served.client.post("/timeline.json?key=Levels", form: "pain=3")
             #expect(old.status == 201)
@@ -146,7 +141,7 @@ struct TimelineRulesTests {
 
     @Test("a form post decodes + and percent escapes and keeps every value of a repeated field")
     func formDecoding() async throws {
-        try await ServedApp.with(records: [Self.patient([])]) { served in
+        try await ServedApp.with(records: [.record("rule")]) { served in
             let response = try await served.client.post("/timeline.json?key=NewMedication",
                                                         form: "description=Caf%C3%A9+au+lait%2B&tag=a&tag=b%26c")
             #expect(response.status == 201)
@@ -162,7 +157,7 @@ struct TimelineRulesTests {
 
     @Test("a browser form post is answered 303 back to the timeline page")
     func browserPost() async throws {
-        try await ServedApp.with(records: [Self.patient([])]) { served in
+        try await ServedApp.with(records: [.record("rule")]) { served in
             let response = try await served.client.post("/timeline.json?key=Levels", form: "pain=2",
                                                         headers: ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
             #expect(response.status == 303)
@@ -172,7 +167,7 @@ struct TimelineRulesTests {
 
     @Test("a deleted post is gone from the timeline, and deleting it again is 404")
     func deletePost() async throws {
-        try await ServedApp.with(records: [Self.patient([])]) { served in
+        try await ServedApp.with(records: [.record("rule")]) { served in
             let created = try await served.client.post("/timeline.json?key=Levels", form: "pain=9")
             let id = try #require(created.object["id"] as? String)
             #expect(try await served.client.send("DELETE", "/timeline/entries/\(id)").status == 204)
@@ -207,7 +202,7 @@ struct TimelineRulesTests {
 
     @Test("every error has its status, its code and nothing is stored", arguments: errorCases)
     func errors(_ c: ErrorCase) async throws {
-        try await ServedApp.with(records: [Self.patient([])]) { served in
+        try await ServedApp.with(records: [.record("rule")]) { served in
             var headers: [String: String] = [:]
             if let type = c.contentType { headers["Content-Type"] = type }
             let response = try await served.client.send(c.method, c.target, headers: headers, body: Array(c.body.utf8))
@@ -234,7 +229,7 @@ struct TimelineRulesTests {
     func oversizeBody() async throws {
         var limits = PostLimits()
         limits.maximumBodyBytes = 64
-        try await ServedApp.with(records: [Self.patient([])], limits: limits) { served in
+        try await ServedApp.with(records: [.record("rule")], limits: limits) { served in
             let atLimit = "pain=" + String(repeating: "1", count: 59)
             #expect(atLimit.utf8.count == 64)
             limits.maximumValueBytes = 4096
@@ -250,9 +245,10 @@ struct TimelineRulesTests {
 
     @Test("patients are listed, one is selected as current, and its export holds every entry with its raw JSON")
     func patientsAndExport() async throws {
-        let a = Self.patient([Self.result("x", 5)], id: "a")
-        var b = Self.patient([Entry(id: "raw", type: .condition, description: "d", time: 6, rawJSON: #"{"_id":"raw","extra":[1,2]}"#)], id: "b")
-        b.name = "Another Person"
+        let a = PatientRecord.record("a", name: "Rule Patient", entries: [.entry(.result, "x", at: 5)])
+        let b = PatientRecord.record("b", name: "Another Person", entries: [
+            .entry(.condition, "d", id: "raw", at: 6, raw: #"{"_id":"raw","extra":[1,2]}"#),
+        ])
         try await ServedApp.with(records: [a, b]) { served in
             let list = try await served.client.get("/patients.json").object
             let patients = try #require(list["patients"] as? [[String: Any]])
@@ -273,7 +269,7 @@ struct TimelineRulesTests {
 
     @Test("a payload that cannot have changed is served from the cache; a post invalidates it")
     func caching() async throws {
-        try await ServedApp.with(records: [Self.patient([Self.result("r", Self.end)])]) { served in
+        try await ServedApp.with(records: [.record("rule", entries: [.entry(.result, "r", at: Self.end)])]) { served in
             let first = try await served.client.get("/timeline.json?page=day&end=2011-01-01")
             #expect(served.app.timeline.cache.count == 1)
             let second = try await served.client.get("/timeline.json?page=day&end=2011-01-01")

@@ -26,30 +26,27 @@ struct TimelineStreamTests {
             switch type {
             case .vitalSign:
                 let description = vitals[index % vitals.count]
-                entries.append(Entry(id: id, type: type, description: description, time: time,
-                                     value: index % 50 == 0 ? nil : Double(60 + index % 70), textValue: index % 50 == 0 ? "unknown" : nil,
-                                     units: description == "Body Weight" ? "kg" : "mm[Hg]"))
+                entries.append(.entry(type, description, id: id, at: time,
+                                      value: index % 50 == 0 ? nil : Double(60 + index % 70), text: index % 50 == 0 ? "unknown" : nil,
+                                      units: description == "Body Weight" ? "kg" : "mm[Hg]"))
             case .condition where index % 5 == 0:
-                entries.append(Entry(id: id, type: type, description: "Span \(index)", startTime: time, endTime: time + 86_400 * 30,
-                                     status: "active"))
+                entries.append(.entry(type, "Span \(index)", id: id, start: time, end: time + 86_400 * 30, status: "active"))
             default:
-                entries.append(Entry(id: id, type: type, description: "\(type.rawValue) \(index)", time: time, status: "completed",
-                                     value: type == .result ? Double(index) / 10 : nil, units: type == .result ? "mg/dL" : nil,
-                                     codes: ["LOINC": ["\(index)-1"]]))
+                entries.append(.entry(type, "\(type.rawValue) \(index)", id: id, at: time, status: "completed",
+                                      value: type == .result ? Double(index) / 10 : nil, units: type == .result ? "mg/dL" : nil,
+                                      codes: ["LOINC": ["\(index)-1"]]))
             }
         }
         // Dated long after the rest (their time), begun within it (their start): after every dated entry.
         for index in 0..<9 {
-            entries.append(Entry(id: "late\(index)", type: index % 2 == 0 ? .condition : .vitalSign, description: "Late \(index)",
-                                 time: base + 400 * 86_400 + Int64(index), startTime: base + Int64(index) * 7_200, value: 70 + Double(index)))
+            entries.append(.entry(index % 2 == 0 ? .condition : .vitalSign, "Late \(index)", id: "late\(index)",
+                                  at: base + 400 * 86_400 + Int64(index), start: base + Int64(index) * 7_200, value: 70 + Double(index)))
         }
         // Undated: on no page, at the end of the export.
         for index in 0..<5 {
-            entries.append(Entry(id: "undated\(index)", type: .result, description: "Undated \(index)", value: Double(index)))
+            entries.append(.entry(.result, "Undated \(index)", id: "undated\(index)", value: Double(index)))
         }
-        var record = PatientRecord(recordID: "long", name: "Long Record")
-        record.entries = entries
-        return record
+        return .record("long", name: "Long Record", entries: entries)
     }
 
     /// The store with the record, annotations on three entries, the person's readings and posts.
