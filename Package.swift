@@ -232,7 +232,7 @@ let package = Package(
             "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "FileImportTests", dependencies: ["HealthRecord", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox"]),
+        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "HealthRecord", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

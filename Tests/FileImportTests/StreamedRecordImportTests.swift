@@ -12,12 +12,12 @@ import Testing
 /// the store's writer writes them, in one transaction.
 @Suite("importing a record file as it is read")
 struct StreamedRecordImportTests {
-    /// A record of `count` results, each with its own `_id`.
-    static func record(_ id: String = "big", count: Int) -> String {
-        let entries = (0..<count).map { i in
-            #"{"_id":"r\#(i)","description":"Potassium \#(i % 7)","time":\#(1_000_000 + i * 3_600),"value":{"scalar":"\#(4 + Double(i % 10) / 10)","units":"mmol/L"}}"#
-        }
-        return #"{"_id":"\#(id)","first":"Ann","last":"Lee","results":["# + entries.joined(separator: ",") + "]}"
+    /// A record of `count` results, each with its own `_id`, as RHEx JSON.
+    static func record(count: Int) -> String {
+        PatientRecord.record("big", name: "Ann Lee", entries: (0..<count).map { i in
+            .entry(.result, "Potassium \(i % 7)", at: 1_000_000 + Int64(i) * 3_600, value: 4 + Double(i % 10) / 10, units: "mmol/L",
+                   sourceID: "r\(i)")
+        }).rhexJSON()
     }
 
     static func withStore(_ body: (Store) throws -> Void) throws {

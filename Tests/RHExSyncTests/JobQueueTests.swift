@@ -167,8 +167,7 @@ struct JobQueueTests {
         let store = try store()
         defer { store.close() }
         _ = try await addSource(store)
-        let record = try RecordParser().parse(Array(#"{"_id":"x","first":"Ann","last":"Lee","conditions":[]}"#.utf8), recordID: "1")
-        _ = try await store.importRecord(record, sourceName: "pds")
+        _ = try await store.importRecord(.record("1", name: "Ann Lee"), sourceName: "pds")
         await #expect(throws: StoreError.self) { try await store.removeSource(named: "pds", deletingPatients: false) }
         #expect(try await store.patients().count == 1)
         #expect(try await store.removeSource(named: "pds", deletingPatients: true) == 1)

@@ -7,8 +7,9 @@ import Testing
 /// Record files: one record (pretty or not) or one record per line, read as a stream.
 @Suite("record files")
 struct RecordFileReaderTests {
-    private func record(_ id: String, _ extra: String = "") -> String {
-        #"{"_id":"\#(id)","first":"P\#(id)","results":[{"_id":"e","value":{"scalar":"1.5"}}]\#(extra)}"#
+    /// A one-line record whose one result is worth 1.5, with `extra` fields after it.
+    private func record(_ id: String, _ extra: String? = nil) -> String {
+        PatientRecord.record(id, name: "P\(id)", entries: [.entry(.result, value: 1.5, sourceID: "e")]).rhexJSON(extra: extra)
     }
 
     @Test("one record per line: each with its line number; a bad line is an error and reading goes on")
@@ -122,7 +123,7 @@ struct RecordFileReaderTests {
 
     @Test("reading streams: a file larger than the read buffer, many records, each line once")
     func largeFile() throws {
-        let lines = (0..<3_000).map { record("r\($0)", #","pad":"\#(String(repeating: "p", count: 400))""#) }
+        let lines = (0..<3_000).map { record("r\($0)", #""pad":"\#(String(repeating: "p", count: 400))""#) }
         let items = try withTemporaryFile(lines.joined(separator: "\n")) { path in try RecordFileReader(path: path).readAll() }
         #expect(items.count == 3_000)
         #expect(items.map(\.line) == Array(1...3_000))

@@ -49,8 +49,9 @@ struct StreamedRecordFileTests {
     func repeatedIDsAcrossBatches() throws {
         // 2,100 entries, every one of them repeating the `_id` of an entry 1,050 places before it: the
         // repeats fall in the second batch, their first occurrences in the first.
-        let entries = (0..<2_100).map { i in #"{"_id":"v\#(i % 1_050)","description":"Pulse","time":\#(1_000 + i),"value":{"scalar":"\#(i)"}}"# }
-        let json = #"{"_id":"rep","first":"Ann","vital_signs":["# + entries.joined(separator: ",") + "]}"
+        let json = PatientRecord.record("rep", name: "Ann", entries: (0..<2_100).map { i in
+            .entry(.vitalSign, "Pulse", at: 1_000 + Int64(i), value: Double(i), sourceID: "v\(i % 1_050)")
+        }).rhexJSON()
         let (whole, _, _, batches) = try bothWays(Array(json.utf8))
         let streamed = Array(batches.joined())
         #expect(streamed == whole.entries)

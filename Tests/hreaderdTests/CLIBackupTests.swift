@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import Testing
 import TestSupport
 
@@ -21,8 +22,8 @@ struct CLIBackupTests {
             .first { $0.count == 39 && $0.filter { $0 == "-" }.count == 7 })
         try recovery.write(toFile: dir.file("recovery"), atomically: true, encoding: .utf8)
         let record = dir.file("r.json")
-        try #"{"_id":"b1","first":"Bea","last":"Kup","birthdate":0,"results":[{"_id":"r1","description":"Potassium","time":100}]}"#
-            .write(toFile: record, atomically: true, encoding: .utf8)
+        try PatientRecord.record("b1", name: "Bea Kup", birthdate: 0, entries: [.entry(.result, "Potassium", at: 100, sourceID: "r1")])
+            .rhexJSON().write(toFile: record, atomically: true, encoding: .utf8)
         #expect(try hreaderd(["import-file", record]).status == 0)
 
         let file = dir.file("family.hrdbak")
@@ -63,8 +64,10 @@ struct CLIBackupTests {
         try "backup pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
         #expect(try hreaderd(["init"]).status == 0)
         let record = dir.file("big.json")
-        let results = (0..<20_000).map { #"{"_id":"r\#($0)","description":"Result \#($0)","time":\#(1_000_000 + $0 * 3600),"value":{"scalar":"\#($0 % 97)","units":"mg"}}"# }
-        try (#"{"_id":"k1","first":"Kil","last":"Led","birthdate":0,"results":["# + results.joined(separator: ",") + "]}")
+        let results = (0..<20_000).map { (i: Int) -> Entry in
+            .entry(.result, "Result \(i)", at: 1_000_000 + Int64(i) * 3600, value: Double(i % 97), units: "mg", sourceID: "r\(i)")
+        }
+        try PatientRecord.record("k1", name: "Kil Led", birthdate: 0, entries: results).rhexJSON()
             .write(toFile: record, atomically: true, encoding: .utf8)
         #expect(try hreaderd(["import-file", record]).status == 0)
         let file = dir.file("nightly.hrdbak")

@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import Testing
 import TestSupport
 
@@ -74,8 +75,10 @@ struct CLIImportTests {
 
     /// A record of `count` results padded with white space to `bytes`, written to `name`.
     func largeRecord(_ name: String, count: Int, bytes: Int, cutAt: Int? = nil) throws -> String {
-        let entries = (0..<count).map { i in #"{"_id":"r\#(i)","description":"Sodium","time":\#(1_000 + i),"value":{"scalar":"140"}}"# }
-        var text = Data((#"{"_id":"long","first":"Ann","last":"Lee","results":["# + entries.joined(separator: ",") + "]}").utf8)
+        let record = PatientRecord.record("long", name: "Ann Lee", entries: (0..<count).map { i in
+            .entry(.result, "Sodium", at: 1_000 + Int64(i), value: 140, sourceID: "r\(i)")
+        })
+        var text = Data(record.rhexJSON().utf8)
         if let cutAt { text = text.prefix(cutAt) }
         text.append(Data(repeating: 0x20, count: bytes - text.count))
         let path = dir.file(name)

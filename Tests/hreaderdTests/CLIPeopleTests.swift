@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import Testing
 import TestSupport
 
@@ -12,10 +13,11 @@ struct CLIPeopleTests {
     init() throws {
         try "people pw\n".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
         #expect(try run(binary, ["init"], environment: environment).status == 0)
-        for (id, extra) in [("a", #""results":[{"_id":"r1","description":"Potassium","time":100,"codes":{"LOINC":["2823-3"]}}]"#),
-                            ("b", #""results":[{"_id":"r2","description":"Sodium","time":200,"codes":{"LOINC":["2951-2"]}}]"#)] {
+        for (id, result) in [("a", Entry.entry(.result, "Potassium", at: 100, codes: ["LOINC": ["2823-3"]], sourceID: "r1")),
+                             ("b", Entry.entry(.result, "Sodium", at: 200, codes: ["LOINC": ["2951-2"]], sourceID: "r2"))] {
             let path = dir.file("\(id).json")
-            try #"{"_id":"\#(id)","first":"Ada","last":"Lovelace","birthdate":-4861684800,\#(extra)}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            try PatientRecord.record(id, name: "Ada Lovelace", birthdate: -4_861_684_800, entries: [result]).rhexJSON()
+                .write(toFile: path, atomically: true, encoding: .utf8)
             #expect(try hreaderd("import-file", path).status == 0)
         }
     }

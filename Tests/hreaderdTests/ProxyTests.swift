@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import RHExSandbox
 import Synchronization
 import TestSupport
@@ -28,7 +29,7 @@ struct ProxyTests {
         var configuration = RHExSandbox.Configuration()
         configuration.clientSecret = "proxy-client-secret"
         configuration.users = ["family": "proxy-user-password"]
-        let records = (1...3).map { SandboxRecord(id: String($0), bytes: Array(#"{"_id":"r\#($0)","first":"P\#($0)","last":"Q","conditions":[]}"#.utf8)) }
+        let records = (1...3).map { SandboxRecord(id: String($0), bytes: Array(PatientRecord.record("r\($0)", name: "P\($0) Q").rhexJSON().utf8)) }
         let sandbox = RHExSandbox(configuration: configuration, records: records)
         try await sandbox.start()
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecord
 import RHExSandbox
 import TestSupport
 import Testing
@@ -80,7 +81,7 @@ struct SyncCommandTests {
     }
 
     static func small(_ count: Int) -> [SandboxRecord] {
-        (1...count).map { SandboxRecord(id: String($0), bytes: Array(#"{"_id":"r\#($0)","first":"P\#($0)","last":"Q","conditions":[]}"#.utf8)) }
+        (1...count).map { SandboxRecord(id: String($0), bytes: Array(PatientRecord.record("r\($0)", name: "P\($0) Q").rhexJSON().utf8)) }
     }
 
     func get(_ daemon: Daemon, _ target: String, token: String) async throws -> HTTPTestClient.Response {
