@@ -98,10 +98,24 @@ struct BadInputTests {
         #expect(parseError(bytes) == .invalidUTF8(offset: 8), "\(what)")
     }
 
-    @Test("valid UTF-8 of every length is accepted, including after ASCII runs")
-    func validUTF8() throws {
-        let record = try parseRecord(#"{"_id":"x","first":"Zoë","last":"Ōkubo 李 🩺"}"#)
-        #expect(record.name == "Zoë Ōkubo 李 🩺")
+    /// Characters of every encoded length, 1 to 4 bytes: the first and last of each, and those next to the
+    /// code points UTF-8 leaves out (the UTF-16 surrogates, above U+10FFFF).
+    static let everyLength: [String] = [
+        "~",                                                                // 1 byte
+        "\u{80}", "ë", "\u{7FF}",                                          // 2 bytes
+        "\u{800}", "李", "\u{D7FF}", "\u{E000}", "\u{FFFD}", "\u{FFFF}",      // 3 bytes
+        "\u{10000}", "🩺", "\u{10FFFF}",                                   // 4 bytes
+    ]
+
+    @Test("valid UTF-8 of every length is accepted, including after ASCII runs", arguments: everyLength)
+    func validUTF8(character: String) throws {
+        // The validator reads ASCII eight bytes at a time: runs of 0 to 16 put the character at every
+        // offset within those words, and across two of them.
+        for run in 0...16 {
+            let first = String(repeating: "a", count: run) + character + "z"
+            let record = try parseRecord(#"{"_id":"x","first":"\#(first)","last":"\#(character)\#(character)"}"#)
+            #expect(record.name == first + " " + character + character, "\(character.utf8.count) bytes after \(run) ASCII bytes")
+        }
     }
 
     @Test("a document over the size limit is refused before it is read")
