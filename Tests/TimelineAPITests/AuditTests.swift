@@ -116,17 +116,42 @@ struct AuditTests {
         }
     }
 
-    @Test("polls the web app makes on its own do not keep the store from locking when idle")
+    @Test("polls the web app makes on its own do not keep the store from locking when idle; a person's request does")
     func backgroundPolls() async throws {
-        try await ServedApp.with(records: [Self.record], policy: true, idleLockSeconds: 60) { (served: ServedApp) async throws in
-            let signIn = try await served.client.post("/session", json: #"{"password": "pw"}"#)
-            let cookie = try #require(signIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
-            let before = served.app.sessions.lastActivity
-            served.setNow(served.app.now() + 30)
-            #expect(try await served.client.get("/imports.json", headers: ["Cookie": cookie, "X-Hreaderd-Background": "1"]).status == 200)
-            #expect(served.app.sessions.lastActivity == before)
-            #expect(try await served.client.get("/imports.json", headers: ["Cookie": cookie]).status == 200)
-            #expect(served.app.sessions.lastActivity == served.app.now())
+        try await ServedApp.with(records: [Self.record], policy: true, idleLockSeconds: 10) { (served: ServedApp) async throws in
+            let idleLock = Task { await served.app.runIdleLock() } // checks once a second
+            defer { idleLock.cancel() }
+            func signIn() async throws -> String {
+                try #require(try await served.client.post("/session", json: #"{"password": "pw"}"#).header("Set-Cookie")?
+                    .split(separator: ";").first.map(String.init))
+            }
+            func imports(_ cookie: String, background: Bool) async throws -> Int {
+                let headers = background ? ["Cookie": cookie, "X-Hreaderd-Background": "1"] : ["Cookie": cookie]
+                return try await served.client.get("/imports.json", headers: headers).status
+            }
+            let start = served.clock.now()
+            let cookie = try await signIn()
+            // A person's request 5 s in: 12 s after the sign-in (7 after that request) the store is still open.
+            served.setNow(start + 5)
+            #expect(try await imports(cookie, background: false) == 200)
+            served.setNow(start + 12)
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await imports(cookie, background: true) == 200)
+
+            // Only polled in the background since: 10 s after the person's request the store locks itself, the
+            // session ends, and the trail says the daemon locked it for being idle.
+            served.setNow(start + 15)
+            var status = 200
+            for _ in 0..<50 where status == 200 {
+                try await Task.sleep(for: .milliseconds(100))
+                status = try await imports(cookie, background: true)
+            }
+            #expect(status == 423)
+            let again = try await signIn()
+            let locks = try await served.client.get("/audit.json?action=lock", headers: ["Cookie": again]).object["events"] as? [[String: Any]]
+            #expect(locks?.count == 1)
+            #expect(locks?.first?["actor"] as? String == "daemon")
+            #expect(locks?.first?["detail"] as? String == "idle for 10 s")
         }
     }
 }
