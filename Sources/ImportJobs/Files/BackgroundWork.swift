@@ -1,8 +1,7 @@
-import Dispatch
 import Synchronization
 
-/// Work started on a thread of its own now, whose result is awaited later: a kept file deflated while its
-/// input is read and mapped, instead of on the way to the writer.
+/// Work started on a thread of its own now (`DetachedThread`, not the concurrency pool's), whose result is
+/// awaited later: a kept file deflated while its input is read and mapped, instead of on the way to the writer.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private enum State {
         case running([CheckedContinuation<Value, Never>])
@@ -12,7 +11,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     private let state = Mutex(State.running([]))
 
     init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async { [self] in
+        DetachedThread.start { [self] in
             let value = work()
             let waiting = state.withLock { state -> [CheckedContinuation<Value, Never>] in
                 guard case let .running(waiting) = state else { return [] }

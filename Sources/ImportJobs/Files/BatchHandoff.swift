@@ -70,4 +70,12 @@ final class BatchHandoff<Batch: Sendable>: Sendable {
         stopped.store(true, ordering: .releasing)
         slots.signal()
     }
+
+    /// From outside both (the import was cancelled): the producer is told to stop, and the consumer's next
+    /// `take` gives `.failed(error)`, ahead of any batch still waiting.
+    func cancel(_ error: any Error) {
+        stop()
+        waiting.withLock { $0.insert(.failed(error), at: 0) }
+        items.signal()
+    }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Records
 import HealthRecord
 import Store
@@ -184,8 +183,14 @@ public struct FileImporter: Sendable {
         return Plan(files: files, keptFiles: keptFiles, report: report, readable: readable, patients: patients)
     }
 
+    /// Why a patient was not written when the import was stopped (its task cancelled).
+    public static let stoppedReason = "not imported: the import was stopped before this patient was written"
+
     /// Writes a plan: keeps its files, then imports each patient in a transaction of its own. `progress`
-    /// is told (patients done, patients in all) as it goes.
+    /// is told (patients done, patients in all) as it goes. When the calling task is cancelled, the patient
+    /// being written (a long FHIR record, written in batches) is undone, the ones not begun are left out
+    /// (their report says so), and the files are kept only if some patient was written: as a crash would
+    /// leave it, without the crash.
     public func apply(_ plan: Plan, sourceName: String = Source.filesSourceName,
                       progress: (@Sendable (Int, Int) async -> Void)? = nil) async -> ImportReport {
         var report = plan.report
@@ -216,6 +221,12 @@ public struct FileImporter: Sendable {
         for index in patients.indices {
             if let progress, index > 0 { await progress(index, total) }
             guard let record = patients[index].record, patients[index].report.error == nil else { continue }
+            // Stopped (the daemon shuts down): the patients not begun are not written; the one being written
+            // is undone with its transaction, below.
+            guard !Task.isCancelled else {
+                patients[index].report.error = Self.stoppedReason
+                continue
+            }
             do {
                 let summary: ImportSummary
                 if let pending = patients[index].pending {
@@ -238,6 +249,10 @@ public struct FileImporter: Sendable {
                         patients[index].report.entries[type] = changes
                     }
                 }
+            } catch where Task.isCancelled {
+                patients[index].report.error = Self.stoppedReason
+                patients[index].report.kept = [:]
+                patients[index].report.enteredInError = 0
             } catch let error as FHIRError {
                 // Found while the record was mapped and written: nothing of the patient was written.
                 patients[index].report.error = error.description
@@ -273,8 +288,8 @@ public struct FileImporter: Sendable {
 
     /// Frees a written plan on a thread of its own: the resources of a large input take a while to free
     /// (100,000 FHIR resources about 0.1 s), which the report need not wait for.
-    static func letGo(_ plan: consuming Plan) {
+    public static func letGo(_ plan: consuming Plan) {
         let written = plan
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(written) {} }
+        DetachedThread.start { withExtendedLifetime(written) {} }
     }
 }

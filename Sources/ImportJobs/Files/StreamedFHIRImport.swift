@@ -1,13 +1,12 @@
-import Dispatch
 import Records
 import HealthRecord
 import Store
 import Synchronization
 
-/// One patient of a long FHIR record imported as it is mapped: one thread maps the patient's resources a
-/// batch at a time and makes the entries ready to write (`Store.prepare`) while the store's writer writes
-/// the batches before, in the one transaction of the patient. The writer starts as soon as the first batch
-/// is ready, instead of after the whole record is mapped.
+/// One patient of a long FHIR record imported as it is mapped: a thread of its own (`DetachedThread`) maps the
+/// patient's resources a batch at a time and makes the entries ready to write (`Store.prepare`) while the
+/// store's writer writes the batches before, in the one transaction of the patient. The writer starts as soon
+/// as the first batch is ready, instead of after the whole record is mapped.
 enum StreamedFHIRImport {
     /// Resources mapped in one batch.
     static let batchResources = 2_048
@@ -23,7 +22,7 @@ enum StreamedFHIRImport {
         // However the write ends (even before it asks for a batch), the mapping thread is told to stop.
         defer { handoff.stop() }
         let tally = Mutex(FHIRPendingEntries.Tally())
-        DispatchQueue.global().async {
+        DetachedThread.start {
             var counted = FHIRPendingEntries.Tally()
             var start = 0
             do {
@@ -41,17 +40,22 @@ enum StreamedFHIRImport {
                 handoff.put(.failed(error))
             }
         }
-        let summary = try await store.importRecord(record, entries: { write in
-            while true {
-                switch handoff.take() {
-                case .batch(let batch):
-                    try write(batch)
-                    handoff.giveBack(batch)
-                case .end: return
-                case .failed(let error): throw error
+        // Cancelled (the daemon shuts down): the writer's next batch is the error, which undoes the transaction.
+        let summary = try await withTaskCancellationHandler {
+            try await store.importRecord(record, entries: { write in
+                while true {
+                    switch handoff.take() {
+                    case .batch(let batch):
+                        try write(batch)
+                        handoff.giveBack(batch)
+                    case .end: return
+                    case .failed(let error): throw error
+                    }
                 }
-            }
-        }, sourceName: sourceName, options: options)
+            }, sourceName: sourceName, options: options)
+        } onCancel: {
+            handoff.cancel(CancellationError())
+        }
         return (summary, tally.withLock { $0 })
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import ImportJobs
 import Synchronization
 #if canImport(Glibc)
 import Glibc

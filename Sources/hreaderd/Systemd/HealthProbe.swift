@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImportJobs
 
 /// Asks the daemon's own listener for `/healthz`, the way a client would: an answer proves that the
 /// event loops accept, read and respond. Runs on a thread of its own (it blocks on a socket).
