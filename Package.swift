@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: The product
@@ -119,18 +120,27 @@ let package = Package(
             name: "FHIRClient",
             dependencies: ["HealthRecord", "ImportJobs", "Records", "Store"]
         ),
-        // The product's routes, access policy and wire format.
+        // The product's routes, access policy and wire format; its background work as services (the backup
+        // schedule, the idle lock, audit pruning, the uploads' owner, whose parsing threads are a NIOThreadPool).
         .target(
             name: "TimelineAPI",
-            dependencies: ["HTTPKit", "HealthRecord", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HTTPKit", "HealthRecord", "Store", "Records", "ImportJobs", "Modules", "FHIRClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
-        // The executable: CLI, configuration, lifecycle, wiring.
+        // The executable: CLI, configuration, lifecycle (one ServiceGroup for the server and every background
+        // service), wiring.
         .executableTarget(
             name: "hreaderd",
             dependencies: [
                 "HealthRecord", "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -232,7 +242,10 @@ let package = Package(
             "FHIRClient", "FHIRSandbox", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport",
         ]),
         .testTarget(name: "FileImportTests", dependencies: ["HealthRecord", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
-        .testTarget(name: "hreaderdTests", dependencies: ["hreaderd", "HealthRecord", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox"]),
+        .testTarget(name: "hreaderdTests", dependencies: [
+            "hreaderd", "HealthRecord", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

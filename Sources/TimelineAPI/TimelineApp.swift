@@ -42,6 +42,8 @@ public final class TimelineApp: Sendable {
         public var loginThrottle = LoginThrottle.Settings()
         /// The daemon's own backups (`--backup-dir`); nil takes none.
         public var backups: BackupSchedule.Settings?
+        /// The uploads' parsing threads, and how long a shutdown waits for their imports.
+        public var uploads = UploadWork.Settings()
         public init() {}
     }
 
@@ -55,9 +57,11 @@ public final class TimelineApp: Sendable {
     let tokenUse = TokenUse()
     let tokenCache = TokenCache()
     /// The audit trail's writer (events kept while the store is locked).
-    public let audit = AuditTrail()
+    public let audit: AuditTrail
     /// The backup schedule, when the daemon takes backups.
     public let backups: BackupSchedule?
+    /// The owner of uploads' parsing and import jobs (`POST /imports/files`).
+    public let uploads: UploadWork
     /// The timeline's read path: window memo, payload cache, snapshot reads.
     let timeline: TimelineReader
     let logger: Logger
@@ -77,7 +81,12 @@ public final class TimelineApp: Sendable {
         self.timeline = TimelineReader(calendar: configuration.calendar, cacheBytes: configuration.pageCacheBytes,
                                        streamedPageEntries: configuration.streamedPageEntries)
         self.throttle = LoginThrottle(settings: configuration.loginThrottle)
-        self.backups = configuration.backups.map(BackupSchedule.init(settings:))
+        let audit = AuditTrail()
+        self.audit = audit
+        self.backups = configuration.backups.map { settings in
+            BackupSchedule(settings: settings, gate: gate, audit: audit, logger: logger, now: now)
+        }
+        self.uploads = UploadWork(settings: configuration.uploads, logger: logger)
         self.outbound = HTTPFetcher(timeoutSeconds: configuration.outboundTimeoutSeconds, maxConnectionsPerHost: 2)
     }
 

@@ -5,13 +5,19 @@ import Glibc
 import Musl
 #endif
 import HealthRecord
+import ImportJobs
+import Logging
+import ServiceLifecycle
 import Store
 import Synchronization
 
 /// The daemon's own backups: every `every` seconds into `directory` (`hreaderd-YYYYMMDD-HHMMSS.hrdbak`),
 /// the newest `keep` kept. A backup that fails is reported and retried after `retrySeconds`, and never
 /// removes a good one; while the store is locked, none is taken (the key is not in memory).
-public final class BackupSchedule: Sendable {
+///
+/// As a `Service`, it runs the schedule until the daemon shuts down (a backup being written is finished
+/// first). It is given what it uses: the store's gate, the audit trail, the log and the clock.
+public final class BackupSchedule: Service {
     public struct Settings: Sendable, Equatable {
         public var directory: String
         public var everySeconds: Int64
@@ -44,9 +50,19 @@ public final class BackupSchedule: Sendable {
     public let settings: Settings
     static let suffix = ".hrdbak"
     private let state = Mutex(Status())
+    /// The store, while it is open.
+    private let gate: StoreGate
+    /// Where each backup, good or failed, is noted.
+    private let audit: AuditTrail
+    private let logger: Logger
+    private let now: @Sendable () -> Int64
 
-    public init(settings: Settings) {
+    public init(settings: Settings, gate: StoreGate, audit: AuditTrail, logger: Logger, now: @escaping @Sendable () -> Int64 = { Store.now() }) {
         self.settings = settings
+        self.gate = gate
+        self.audit = audit
+        self.logger = logger
+        self.now = now
     }
 
     public var status: Status { state.withLock { $0 } }
@@ -66,29 +82,34 @@ public final class BackupSchedule: Sendable {
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))
     }
 
-    /// Runs until cancelled: a backup when one is due and the store is open.
-    public func run(app: TimelineApp) async {
+    /// Until the daemon shuts down (or the task is cancelled): a backup when one is due and the store is open.
+    public func run() async {
+        await cancelWhenGracefulShutdown { [self] in await runSchedule() }
+    }
+
+    private func runSchedule() async {
         // The first is due a period after the newest backup there is (a restart does not take one at once),
         // and not before a minute has passed.
         let newest = files().first.flatMap { Self.fileInfo(settings.directory + "/" + $0.name)?.modified }
-        let first = max(app.now() + 60, (newest ?? 0) + settings.everySeconds)
+        let first = max(now() + 60, (newest ?? 0) + settings.everySeconds)
         state.withLock { $0.nextAt = first }
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(10))
-            guard let due = status.nextAt, app.now() >= due, let store = try? app.gate.store() else { continue }
-            await backUp(store: store, app: app)
+            guard let due = status.nextAt, now() >= due, let store = try? gate.store() else { continue }
+            await backUp(store: store)
         }
     }
 
-    /// One backup now (also the schedule's), then the old ones beyond `keep` removed.
+    /// One backup now (also the schedule's), then the old ones beyond `keep` removed. Written on a thread of
+    /// its own: a copy of the whole store is no work for the concurrency pool.
     @discardableResult
-    public func backUp(store: Store, app: TimelineApp, actor: String = "daemon") async -> Attempt {
-        let now = app.now()
+    public func backUp(store: Store, actor: String = "daemon") async -> Attempt {
+        let now = self.now()
         let name = "hreaderd-" + Self.stamp(now) + Self.suffix
         let path = settings.directory + "/" + name
         let started = Date()
         let settings = self.settings
-        let result: Result<BackupFile.Info, StoreError> = await Task.detached {
+        let result: Result<BackupFile.Info, StoreError> = await DetachedThread.run {
             do {
                 try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
@@ -96,18 +117,18 @@ public final class BackupSchedule: Sendable {
                 return .failure(StoreError.io("cannot create \(settings.directory): \(error)"))
             }
             do throws(StoreError) { return .success(try store.backup(to: path, now: now)) } catch { return .failure(error) }
-        }.value
+        }
         var attempt = Attempt(at: now, ok: false)
         switch result {
         case .success(let info):
             attempt = Attempt(at: now, ok: true, file: name, bytes: info.fileBytes, seconds: Date().timeIntervalSince(started))
             removeOld()
-            await app.audit.record(AuditEvent(at: now, action: .backup, actor: actor, detail: "\(name), \(info.fileBytes) bytes"), store: store)
-            app.logger.info("backup written: \(name) (\(info.fileBytes) bytes)")
+            await audit.record(AuditEvent(at: now, action: .backup, actor: actor, detail: "\(name), \(info.fileBytes) bytes"), store: store)
+            logger.info("backup written: \(name) (\(info.fileBytes) bytes)")
         case .failure(let error):
             attempt.error = error.description
-            await app.audit.record(AuditEvent(at: now, action: .backupFailed, actor: actor, detail: String(error.description.prefix(120))), store: store)
-            app.logger.error("backup failed; the previous backups are kept, and it is tried again in \(settings.retrySeconds / 60) minutes: \(error)")
+            await audit.record(AuditEvent(at: now, action: .backupFailed, actor: actor, detail: String(error.description.prefix(120))), store: store)
+            logger.error("backup failed; the previous backups are kept, and it is tried again in \(settings.retrySeconds / 60) minutes: \(error)")
         }
         state.withLock { status in
             status.last = attempt

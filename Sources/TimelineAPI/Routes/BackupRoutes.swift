@@ -50,7 +50,7 @@ struct BackupRoutes {
     func now(actor: String) async throws -> Response {
         let store = try app.store()
         guard let schedule = app.backups else { throw Self.notScheduled }
-        let attempt = await schedule.backUp(store: store, app: app, actor: actor)
+        let attempt = await schedule.backUp(store: store, actor: actor)
         var json = JSONWriter(capacity: 256)
         json.beginObject()
         json.key("backup"); Self.write(attempt, to: &json)

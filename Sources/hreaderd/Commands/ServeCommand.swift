@@ -38,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Start locked, even when a password is available.")
     var locked = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds that requests in flight may take to finish at shutdown.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds that requests in flight, and then uploads being imported, may take to finish at shutdown.",
+                                            valueName: "seconds"))
     var shutdownGrace: Int = 10
 
     @Option(name: .long, help: ArgumentHelp("Lock the store after this many minutes without an authenticated request (0: never).", valueName: "minutes"))
@@ -109,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         appConfiguration.backups = backupDir.map {
             BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
         }
+        appConfiguration.uploads.shutdownGrace = .seconds(shutdownGrace)
         let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory), logger: logger)
 
         var serverConfiguration = HTTPServer.Configuration()
@@ -125,38 +127,29 @@ struct ServeCommand: AsyncParsableCommand {
         // The Host names requests may carry: loopback names and the names we were told to listen on, with
         // the ports actually bound (port 0 becomes a real one).
         app.hosts.allow(ports: addresses.compactMap(\.port), extraNames: listen.map(\.host))
-        for address in addresses {
-            logger.info("listening on \(Self.describe(address))")
-        }
         logger.info(gate.isLocked ? "the store is locked: sign in at the web app" : "the store is unlocked")
-        let idleLockTask = Task { await app.runIdleLock() }
-        let backupTask = app.backups.map { schedule in Task { await schedule.run(app: app) } }
-        let auditKeepSeconds = Int64(auditKeepDays) * 86_400
-        let auditPruneTask = Task {
-            // Hourly, while unlocked: events older than --audit-keep-days go (the only deletion there is).
-            while !Task.isCancelled {
-                if let store = try? gate.store() { _ = try? store.pruneAudit(olderThan: Store.now() - auditKeepSeconds) }
-                try? await Task.sleep(for: .seconds(3600))
-            }
-        }
-        let supervisor = ServiceSupervisor(environment: global.environment, logger: logger)
-        supervisor.ready(status: await ServiceSupervisor.statusLine(app: app))
-        let supervisorTask = Task { await supervisor.run(app: app, port: Self.loopbackPort(addresses)) }
+
         // Imports run while the store is unlocked; while it is locked they wait.
         let imports = JobRunner(configuration: syncConfiguration(), syncers: [.rhex: RHExSyncer(), .fhir: FHIRSyncer()], store: { try? gate.store() },
                                 onEvent: { event in Self.log(event, to: logger) })
-        await imports.start()
-
-        let signal = await ShutdownSignal.wait(label: "hreaderd")
-        supervisor.stopping()
-        logger.info("stopping (signal \(signal)); finishing requests in flight")
-        supervisorTask.cancel()
-        idleLockTask.cancel()
-        backupTask?.cancel()
-        auditPruneTask.cancel()
-        // Running imports are cut short and queued again, to resume at the next start.
-        await imports.stop()
-        await server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        // One group runs them all, SIGTERM and SIGINT stop them all: in the reverse of this order, so that
+        // systemd hears STOPPING=1 first, the HTTP side drains (an upload in flight is still taken) before the
+        // runner's jobs are cut short, and the uploads' imports are waited for last.
+        var services = DaemonServices(logger: logger)
+        services.add("uploads", app.uploads)
+        services.add("import jobs", ImportJobsService(runner: imports))
+        services.add("HTTP server", HTTPService(server: server, addresses: addresses, gracePeriod: .seconds(shutdownGrace), logger: logger))
+        if let backups = app.backups { services.add("backups", backups) }
+        services.add("audit pruning", AuditPruning(gate: gate, keepSeconds: Int64(auditKeepDays) * 86_400))
+        if idleLock > 0 { services.add("idle lock", IdleLock(app: app)) }
+        services.add("systemd supervisor", ServiceSupervisor(environment: global.environment, gate: gate, port: Self.loopbackPort(addresses),
+                                                             logger: logger))
+        do {
+            try await services.run()
+        } catch {
+            gate.lock()
+            throw CLIError(error.description)
+        }
         gate.lock()
         logger.info("stopped")
     }
@@ -248,13 +241,5 @@ struct ServeCommand: AsyncParsableCommand {
             guard case .v4 = address, let ip = address.ipAddress else { return false }
             return ip == "127.0.0.1" || ip == "0.0.0.0"
         }?.port
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        switch address {
-        case .v4: return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
-        case .v6: return "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
-        case .unixDomainSocket: return "unix:\(address.pathname ?? "?")"
-        }
     }
 }
