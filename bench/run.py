@@ -8,14 +8,19 @@
      all < 250 ms), and the same pages at 1,000 and 10,000 entries (latency against record size).
   3. Import: hreaderd-bench's figures (store and import sections).
   4. Start to ready (locked start, so no scrypt), idle resident memory, peak resident memory under wrk.
+  5. page=year again, from a few keep-alive clients, while the generated 100,000-resource FHIR bundle is
+     uploaded (POST /imports/files) and imported: p50/p99 of the requests made meanwhile (target p99 < 50 ms),
+     the same page (from the payload cache) and each request another page (read from the store).
 
 Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
 markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
 Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loopback traffic only)
+       bench/run.py --only upload-latency [--bin DIR]     (figure 5 alone: about a minute)
 DIR (default .build/release) holds hreaderd, generate-records and hreaderd-bench. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -329,13 +334,131 @@ def svg_chart(sizes, page_results, path):
         f.write("\n".join(parts) + "\n")
 
 
+def upload_latency(bin_dir, workdir, resources=100_000, clients=3, rate=200, cached=True):
+    """GET /timeline.json?page=year (hReader's size: a 200-entry patient) from `clients` keep-alive clients,
+    `rate` requests a second each, while a generated FHIR bundle of `resources` resources (one person) is
+    uploaded with POST /imports/files and imported: the latency of the requests due between the upload's first
+    byte and its job's end, each from when it was due. An upload must not stall the requests of everyone else
+    (it is read, mapped and written on threads of its own, not on the Swift concurrency pool that answers them).
+
+    cached: every client asks for the same page, which the daemon answers from its payload cache on the event
+    loop while no commit has changed the store; otherwise each request has another `end`, so that every page
+    is read from the store, through the concurrency pool, as most routes are."""
+    import http.client
+    own = os.path.join(workdir, "upload-cached" if cached else "upload-uncached")
+    os.makedirs(own, exist_ok=True)
+    d = bench_daemon(bin_dir, 200, 2012, own)
+    bundle = os.path.join(workdir, f"bundle-{resources}.json")
+    if not os.path.exists(bundle):
+        subprocess.run([os.path.join(bin_dir, "generate-records"), "--format", "fhir", "--entries", str(resources - 1),
+                        "--members", "1", "--seed", "2012", "--output", bundle], check=True, env=d.env)
+    body = open(bundle, "rb").read()
+    serve(d)
+    base = 1_735_689_600  # 2025-01-01T00:00:00Z
+    paths = itertools.count() if not cached else None
+
+    def path():
+        return f"/timeline.json?page=year&end={END}" if cached else f"/timeline.json?page=year&end={base - 60 * next(paths)}"
+
+    headers = {"Authorization": f"Bearer {d.token}"}
+    for _ in range(20):
+        d.get(path())  # warm up
+    stop = threading.Event()
+    samples = []  # (due, milliseconds, status)
+    lock = threading.Lock()
+
+    def client():
+        # On a fixed schedule, `rate` requests a second, each timed from when it was due: a stall then counts
+        # for every request it held back, not only for the one that met it (no coordinated omission).
+        conn = http.client.HTTPConnection("127.0.0.1", d.port, timeout=60)
+        mine = []
+        due = time.perf_counter()
+        while not stop.is_set():
+            now = time.perf_counter()
+            if now < due:
+                time.sleep(due - now)
+            conn.request("GET", path(), headers=headers)
+            response = conn.getresponse()
+            response.read()
+            mine.append((due, (time.perf_counter() - due) * 1000, response.status))
+            due += 1 / rate
+        conn.close()
+        with lock:
+            samples.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    try:
+        upload_started, accepted, upload_done, state = upload(d, body, headers)
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        d.stop()
+    during = sorted(ms for due, ms, status in samples if upload_started <= due <= upload_done and status == 200)
+    if not during:
+        raise RuntimeError("no request was made during the upload")
+    bad = sum(1 for due, _, status in samples if upload_started <= due <= upload_done and status != 200)
+
+    def pct(p):
+        return during[min(len(during) - 1, int(round(p / 100 * (len(during) - 1))))]
+
+    return {"resources": resources, "bundle_mb": round(len(body) / 1e6, 1), "clients": clients, "rate": rate, "cached": cached, "job": state,
+            "accepted_seconds": round(accepted - upload_started, 2), "upload_seconds": round(upload_done - upload_started, 2),
+            "requests": len(during), "non_200": bad, "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2), "p999_ms": round(pct(99.9), 2),
+            "max_ms": round(during[-1], 2)}
+
+
+def upload(daemon, body, headers):
+    """POST /imports/files of `body`, then its job polled until it ends: (started, accepted, ended, final state),
+    times from time.perf_counter()."""
+    import http.client
+    time.sleep(1)
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=120)
+    conn.request("POST", "/imports/files?name=bundle.json", body=body,
+                 headers=dict(headers, **{"Content-Type": "application/fhir+json"}))
+    response = conn.getresponse()
+    answer = json.loads(response.read())
+    conn.close()
+    accepted = time.perf_counter()
+    if response.status != 202:
+        raise RuntimeError(f"the upload answered {response.status}: {answer}")
+    job_id = answer["job"]["id"]
+    state = "running"
+    while state == "running":
+        time.sleep(0.05)
+        state = json.loads(daemon.get(f"/imports/jobs/{job_id}"))["job"]["state"]
+    return started, accepted, time.perf_counter(), state
+
+
+def upload_latency_line(u):
+    which = "the same page, from the payload cache" if u["cached"] else "each with another end, read from the store"
+    return (f"GET /timeline.json?page=year ({u['clients']} keep-alive clients at {u['rate']}/s each, timed from when due; {which}) "
+            f"while a {u['resources']:,}-resource FHIR bundle ({u['bundle_mb']} MB) is uploaded and imported (POST /imports/files, 202 after {u['accepted_seconds']} s, job "
+            f"{u['job']} after {u['upload_seconds']} s): {u['requests']} requests, p50 {u['p50_ms']:.2f} ms, p99 {u['p99_ms']:.2f} ms, "
+            f"p99.9 {u['p999_ms']:.2f} ms, max {u['max_ms']:.2f} ms, non-200 {u['non_200']} (target p99 < 50 ms)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of each measured wrk run (default 10)")
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
                         help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
     parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
+    parser.add_argument("--only", choices=["upload-latency"],
+                        help="run only this figure and print it (upload-latency: page=year while a large upload imports)")
     args = parser.parse_args()
+    if args.only == "upload-latency":
+        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+        try:
+            for cached in (True, False):
+                print(upload_latency_line(upload_latency(args.bin, workdir, cached=cached)))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
     results = {"machine": {"cpus": os.cpu_count(), "kernel": platform.release(), "load_average_at_start": round(os.getloadavg()[0], 2),
@@ -396,6 +519,10 @@ def main():
         results["hreaderd_year_with_writer"]["posts"] = posted[0]
         small.stop()
 
+        # 1b. The same page while a large upload is read, mapped and written.
+        results["upload_latency"] = upload_latency(args.bin, workdir)
+        results["upload_latency_uncached"] = upload_latency(args.bin, workdir, cached=False)
+
         # 2. Pages against record size.
         page_results = {}
         for n in sizes:
@@ -434,6 +561,8 @@ def report(r, sizes):
         x = r[key]
         w(f"{label:46}{x['rps']:>10.0f}{x['p50_ms']:>9.2f}{x['p99_ms']:>9.2f}{x['non_2xx']:>9}")
     w(f"ratio hreaderd / nginx: {r['ratio']:.2f} (target >= 0.5); posts during the writer run: {r['hreaderd_year_with_writer'].get('posts', 0)}")
+    w(upload_latency_line(r["upload_latency"]))
+    w(upload_latency_line(r["upload_latency_uncached"]))
     w("")
     w("Server time of each page (p50 ms, from the daemon's access log; payload cache bypassed: every request has another end)")
     w(f"{'entries':>10}" + "".join(f"{p:>10}" for p in PAGES))
