@@ -3,7 +3,7 @@ import PackageDescription
 
 // The modules and their arrows are drawn in docs/architecture.md, whose tables list every target below
 // with its dependencies (Tests/ArchitectureTests fails when the two disagree): hreaderd → TimelineAPI →
-// (HTTPKit, Modules, FHIRClient, ImportJobs, Records, Store) → HealthRecord. HTTPKit and Store never import
+// (HTTPKit, Modules, FHIRClient, ImportJobs, Records, Store) → HealthRecord; Library → Store → HealthRecord. HTTPKit and Store never import
 // each other; Records and Modules import HealthRecord, never Store.
 // What is not the product (sandbox servers, generators, benchmarks, test helpers) lives under Tools/.
 let package = Package(
@@ -119,6 +119,12 @@ let package = Package(
         .target(
             name: "FHIRClient",
             dependencies: ["HealthRecord", "ImportJobs", "Records", "Store"]
+        ),
+        // The offline health library: signed content packs (format, signature, verification, atomic
+        // installation) and their reader (topics, search, an entry's topics, the string table).
+        .target(
+            name: "Library",
+            dependencies: ["HealthRecord", "Store", "CLibCrypto", "CZlib"]
         ),
         // The product's routes, access policy and wire format; its background work as services (the backup
         // schedule, the idle lock, audit pruning, the uploads' owner, whose parsing threads are a NIOThreadPool).
