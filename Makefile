@@ -1,5 +1,5 @@
 # hreaderd: build, test, install.
-#   make                 release build
+#   make                 release build, and the default library pack (.build/library/default)
 #   make test            the Swift tests only (swift build --build-tests, swift test)
 #   make check           every test: the Swift tests, then fuzzing, the reliability runs and the browser
 #                        tests (scripts/test.sh, the same as .ci/run and the README's test command)
@@ -22,7 +22,8 @@ all: build
 
 build:
 	scripts/install-deps.sh
-	scripts/build-release.sh hreaderd
+	scripts/build-release.sh hreaderd hreaderd-library-pack
+	scripts/build-library-pack.sh
 
 test:
 	scripts/install-deps.sh

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HTTPKit", targets: ["HTTPKit"]),
         .library(name: "TimelineAPI", targets: ["TimelineAPI"]),
         .library(name: "Store", targets: ["Store"]),
+        .executable(name: "hreaderd-library-pack", targets: ["hreaderd-library-pack"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -191,6 +192,19 @@ let package = Package(
             name: "fhir-sandbox",
             dependencies: ["FHIRSandbox", "HTTPKit", "SandboxSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/fhir-sandbox"
+        ),
+        // Builds library packs from the content's files (MedlinePlus topics, CVX, the crosswalk, the reviewed
+        // code tables, the string tables): for the pack tool and the library's tests.
+        .target(
+            name: "LibraryPackBuilder",
+            dependencies: ["HealthRecord", "Library", "Store"],
+            path: "Tools/LibraryPackBuilder"
+        ),
+        // The pack tool: keygen, build, verify, install.
+        .executableTarget(
+            name: "hreaderd-library-pack",
+            dependencies: ["Library", "LibraryPackBuilder", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/hreaderd-library-pack"
         ),
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(

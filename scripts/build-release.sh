@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The release build of one or more products, as installed and benchmarked:
 #   scripts/build-release.sh hreaderd [hreaderd-bench …]      -> .build/release/PRODUCT
+#   scripts/build-release.sh hreaderd-library-pack            -> the library's pack tool (scripts/build-library-pack.sh)
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary (one file to install, and
 # no relocations of shared libraries dirtying pages: about 6 MB less resident memory). lld with packed
 # relative relocations (DT_RELR, glibc 2.36+) shrinks the relocation table the loader reads at start from
