@@ -254,6 +254,7 @@ let package = Package(
             "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "TestSupport",
         ]),
         .testTarget(name: "ModulesTests", dependencies: ["HealthRecord", "Modules", "TestSupport"]),
+        .testTarget(name: "LibraryTests", dependencies: ["HealthRecord", "Library", "LibraryPackBuilder", "Records", "Store", "TestSupport"]),
         .testTarget(name: "RHExSyncTests", dependencies: ["HealthRecord", 
             "RHExClient", "ImportJobs", "Records", "RHExSandbox", "SyntheticRecords", "Store", "TimelineAPI", "TestSupport",
         ]),
