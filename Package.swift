@@ -66,12 +66,6 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // A pass-through SQLite VFS whose main database file can write behind, for one large transaction
-        // at a time (the store's `Database.withWriteBehind`): encryption and the kernel's copy on two cores.
-        .target(
-            name: "CWriteBehind",
-            dependencies: ["CSQLCipher"]
-        ),
         // The record's model, shared by every module that reads or writes records: patients, entries, codes,
         // readings, posts, stable ids, text and date helpers, the JSON writer. Pure values: it links nothing
         // but the standard library.
@@ -79,7 +73,7 @@ let package = Package(
         // The encrypted store: SQLCipher binding, key vault, migrations, queries, search, backups.
         .target(
             name: "Store",
-            dependencies: ["HealthRecord", "CSQLCipher", "CLibCrypto", "CZlib", "CWriteBehind"]
+            dependencies: ["HealthRecord", "CSQLCipher", "CLibCrypto", "CZlib"]
         ),
         // The HTTP/1.1 server on SwiftNIO; knows nothing of health data.
         .target(

@@ -247,14 +247,15 @@ NOTES = """## Reading the figures
   its readers never wait: the FHIR rows show both.
 - A FHIR patient of 10,000 resources or more is mapped on one thread while the store's writer writes the
   batches before (`StreamedFHIRImport`), and the writer is now the slower of the two: for the generated
-  100,000-resource bundle it spends about 1.0 s inserting (FTS4's share about 0.18 s) and 0.37 s in the
-  commit, encrypting the 140 MB the transaction made, while the mapping thread has nothing left to do. The
-  commit's pages are written out behind it, by a second thread (`CWriteBehind`, for the in-place import
-  only): the writer's commit went from 0.43-0.48 s to 0.37 s, and what is left is SQLCipher's AES-256-CBC
-  and HMAC-SHA1 of each page and the pager's own work (about 0.35 s for 140 MB on this CPU), on the
-  writer's thread. Each FHIR entry keeps its resource's compact JSON (495 bytes on average, against about
-  210 for an RHEx entry): writing the bundle with that text cut to 160 bytes took 0.35 s less. The reading thread's
-  steps alone are the `fhir-steps` rows. A batch the writer is done with is freed by the thread that made
+  100,000-resource bundle it spends about 1.0 s inserting (FTS4's share about 0.18 s) and 0.43-0.48 s in
+  the commit, encrypting the 140 MB the transaction made, while the mapping thread has nothing left to do:
+  most of it is SQLCipher's AES-256-CBC and HMAC-SHA1 of each page and the pager's own work (about 0.35 s
+  for 140 MB on this CPU), on the writer's thread. Writing the commit's pages out on a second thread (a
+  pass-through SQLite VFS in C, `CWriteBehind`) took the commit to 0.37 s, about 0.09 s of the 1.7 s
+  import, and was removed again (issue 37): 358 lines of C on the durability path for that. Each FHIR
+  entry keeps its resource's compact JSON (495 bytes on average, against about 210 for an RHEx entry):
+  writing the bundle with that text cut to 160 bytes took 0.35 s less. The reading thread's steps alone
+  are the `fhir-steps` rows. A batch the writer is done with is freed by the thread that made
   it (freed by the writer, into the other thread's malloc arena, it cost the writer 0.27 s).
 - Idle memory is mostly code mapped from the binary and from shared libraries (libcrypto, whose OpenSSL 3
   provider alone is 2 MiB once the store is unlocked, libc, libstdc++); the process's own anonymous memory

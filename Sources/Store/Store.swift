@@ -110,11 +110,8 @@ public final class Store: Sendable {
         let path = directory.databasePath
         guard FileSystem.exists(path) else { throw .databaseMissing(path: path) }
         var writer: Database
-        // The writer of a store that writes large imports in place writes their pages behind (`withWriteBehind`).
-        var writerConfiguration = options.connection
-        writerConfiguration.writeBehind = options.largeImportsInPlace
         do {
-            writer = try Database(path: path, key: key, mode: .readWrite, configuration: writerConfiguration)
+            writer = try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
         } catch {
             if error.isNotADatabase { throw .keyDoesNotMatchDatabase(path: path) }
             throw .database(error)
@@ -125,7 +122,7 @@ public final class Store: Sendable {
             var opened = 0
             let migrated = try Migrator.migrate(opening: {
                 opened += 1
-                return opened == 1 ? first : try Database(path: path, key: key, mode: .readWrite, configuration: writerConfiguration)
+                return opened == 1 ? first : try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
             })
             if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: migrated) }
             return migrated

@@ -69,14 +69,14 @@ struct CrashRecoveryTests {
         #expect(names == Set((1...max(committed, 1)).prefix(committed).map { "Crash \($0)" }))
     }
 
-    @Test("SIGKILL while a transaction written in place commits, its pages written behind: the record is there whole or not at all, the store intact",
+    @Test("SIGKILL while a transaction written in place commits: the record is there whole or not at all, the store intact",
           arguments: [0, 10, 25, 50, 80])
     func killWhileCommitting(afterMilliseconds delay: Int) throws {
         let dir = TemporaryDirectory()
         let (store, _, state) = try makeStore(in: dir, password: "crash pw")
         store.close()
         let perBatch = 20_000
-        // The second record's batches are all written: its index, its commit and the pages behind follow.
+        // The second record's batches are all written: its index and its commit follow.
         var (writer, reader, text) = try startWriter(state, perBatch: perBatch, streamed: true, until: "written 2")
         usleep(UInt32(delay) * 1_000)
         kill(writer.processIdentifier, SIGKILL)

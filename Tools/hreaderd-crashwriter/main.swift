@@ -5,8 +5,7 @@
 // `streamed`: each record's entries given a batch at a time, as a large record file is imported, with the store
 // opened as `import-file` opens it (written in place, through a rollback journal, when it is this process's alone).
 // `--file-size-limit`: once the store is open, no file of the process may grow past BYTES (RLIMIT_FSIZE, the
-// signal ignored): the write that would fails, as on a full disk. The error ends the process, with the pages
-// written behind until then (the write-behind test).
+// signal ignored): the write that would fails, as on a full disk. The error ends the process.
 import Foundation
 import HealthRecord
 import Store
@@ -52,7 +51,7 @@ do {
                 for start in stride(from: 0, to: entries.count, by: 2_000) {
                     try write(try store.prepare(Array(entries[start..<min(start + 2_000, entries.count)])))
                 }
-                say("written \(batch)")  // the index, the commit and its pages written behind follow
+                say("written \(batch)")  // the index and the commit follow
             })
         } else {
             _ = try store.importRecordSync(record)
@@ -60,7 +59,6 @@ do {
         say("committed \(batch)")
     }
 } catch {
-    let behind = (try? store.writeSync { db in db.pagesWrittenBehind }) ?? 0
-    FileHandle.standardError.write(Data("hreaderd-crashwriter: \(error) (pages written behind: \(behind))\n".utf8))
+    FileHandle.standardError.write(Data("hreaderd-crashwriter: \(error)\n".utf8))
     exit(1)
 }

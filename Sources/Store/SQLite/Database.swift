@@ -1,6 +1,5 @@
 import HealthRecord
 import CSQLCipher
-import CWriteBehind
 import FoundationEssentials
 
 /// One SQLCipher connection. Not thread-safe by design: a `Database` is owned by exactly one queue
@@ -24,10 +23,6 @@ public final class Database {
         /// How long a connection waits for a lock held by another process (e.g. `hreaderd sync` beside
         /// a serving daemon) before giving up with SQLITE_BUSY.
         public var busyTimeoutMilliseconds: Int = 5_000
-        /// Opened through the write-behind VFS, so that a large transaction can write behind
-        /// (`withWriteBehind`): the writer of a store opened for large imports in place. Until then every
-        /// call goes straight to the default VFS.
-        public var writeBehind = false
         public init() {}
     }
 
@@ -38,15 +33,14 @@ public final class Database {
     /// sync almost as much for a 10% faster import. A family's store lives on small writes, so 4 KiB stays.
     public static let cipherPageSize = 4096
 
-    /// SQLite's process-wide settings, made once before the first connection opens: memory statistics off,
-    /// and the write-behind VFS registered (`withWriteBehind`). Without it, connections use the default VFS.
-    private static let libraryConfigured: (memoryStatisticsOff: Bool, writeBehind: Bool) = {
-        (hreaderd_sqlite3_disable_memory_statistics() == SQLITE_OK, hreaderd_write_behind_register() == SQLITE_OK)
+    /// SQLite's process-wide settings, made once before the first connection opens.
+    private static let libraryConfigured: Bool = {
+        hreaderd_sqlite3_disable_memory_statistics() == SQLITE_OK
     }()
 
     /// Opens (and, with a key, decrypts) a database. A wrong key fails here, with `SQLITE_NOTADB`.
     public init(path: String, key: StoreKey?, mode: OpenMode = .readWrite, configuration: Configuration = .init()) throws(DatabaseError) {
-        let writeBehind = Self.libraryConfigured.writeBehind && configuration.writeBehind
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
         switch mode {
@@ -54,7 +48,7 @@ public final class Database {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
-        let rc = sqlite3_open_v2(path, &db, flags, writeBehind ? HREADERD_WRITE_BEHIND_VFS : nil)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             sqlite3_close_v2(db)

@@ -19,8 +19,7 @@ extension Database {
         // Should turning WAL on again fail (another process opened the database in the instant between
         // the commit and this), that process, like every connection that opens the database, turns it on.
         defer { if inPlace { _ = try? scalar("PRAGMA journal_mode = WAL", as: String.self) } }
-        guard inPlace else { return try body(false) }
-        return try withWriteBehind { try body(true) }
+        return try body(inPlace)
     }
 
     /// Whether the connection left WAL for a rollback journal: false, at once, when another connection
