@@ -108,6 +108,150 @@ struct MigrationTests {
         #expect(try db.scalar("SELECT count(*) FROM sources WHERE later IS NULL", as: Int.self) == 3)
     }
 
+    /// The schema as SQLite keeps it: every table, index, view and trigger with its SQL, by name.
+    private static func schema(_ db: Database) throws -> [String] {
+        try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name", []) { row in
+            [row.string(0), row.string(1), row.string(2), row.stringOrNil(3) ?? "-"].joined(separator: " | ")
+        }
+    }
+
+    /// The schema of a store made new, by every migration on an empty database.
+    private static func newSchema() throws -> [String] {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        return try schema(try Migrator.migrate(opening: { try Database(path: dir.file("new.db"), key: key, mode: .readWriteCreate) }))
+    }
+
+    /// A patient with two entries (one annotated), a post and a document section: a row of every kind the
+    /// search index holds. For a database of version 6 or later.
+    private static let someOfEverything = """
+        INSERT INTO patients (id, source_id, record_id, name, imported_at, updated_at) VALUES ('p1', 1, 'r1', 'Ada', 0, 0);
+        INSERT INTO entries (id, patient_id, type, description, date, codes, raw, content_hash)
+        VALUES ('e1', 'p1', 'result', 'Serum potassium', 100, '{"LOINC":["2823-3"]}', '{}', x'00'),
+               ('e2', 'p1', 'condition', 'Asthma', 50, '{}', '{}', x'00');
+        INSERT INTO annotations (patient_id, entry_id, note, created_at, updated_at) VALUES ('p1', 'e2', 'worse in winter', 0, 0);
+        INSERT INTO timeline_entries (id, patient_id, kind, created_at, data) VALUES ('t1', 'p1', 'levels', 5, '{"pain":"throbbing"}');
+        INSERT INTO documents (patient_id, id, title, time, format, imported_at) VALUES ('p1', 'd1', 'CCD', 70, 'ccda', 0);
+        INSERT INTO document_sections (patient_id, document_id, ordinal, title, code, text, entries)
+        VALUES ('p1', 'd1', 0, 'Family history', NULL, 'Father | myocardial infarction', 0);
+        """
+
+    /// Migrates the database at `path` (its first connection `first`) to the newest version, opening a new
+    /// connection after a migration that rewrote the schema's text, as the store does.
+    private static func upgrade(_ first: Database, path: String, key: StoreKey, migrations: [Migration] = Schema.migrations) throws -> Database {
+        var opened = 0
+        return try Migrator.migrate(opening: {
+            opened += 1
+            return opened == 1 ? first : try Database(path: path, key: key, mode: .readWrite)
+        }, migrations: migrations)
+    }
+
+    /// What an upgraded store's search index holds: FTS4's own check of the index against the text the view
+    /// gives, and a word of every kind of row found.
+    private static func checkSearchIndex(_ db: Database) throws {
+        try db.execute("INSERT INTO search (search) VALUES ('integrity-check')")
+        #expect(try db.scalar("SELECT count(*) FROM search_rows", as: Int.self) == 4)
+        let found = try db.rows("SELECT docid FROM search WHERE search MATCH 'potassium OR winter OR throbbing OR myocardial' ORDER BY docid", []) {
+            $0.int64(0)
+        }
+        #expect(found == [1, 2, 1 << 40 | 1, 1 << 40 | 2])
+    }
+
+    @Test("a store of version 6 (before search) upgrades to the schema of a new store, every row in the search index")
+    func upgradeFromVersion6() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let path = dir.file("v6.db")
+        let old = try Database(path: path, key: key, mode: .readWriteCreate)
+        try Migrator.migrate(old, migrations: Array(Schema.migrations.prefix(6)))
+        try old.execute(Self.someOfEverything)
+        let db = try Self.upgrade(old, path: path, key: key)
+        #expect(try Self.schema(db) == (try Self.newSchema()))
+        try Self.checkSearchIndex(db)
+    }
+
+    @Test("a store of version 12, its search index in the shape versions 11 and 12 had, upgrades to the schema of a new store")
+    func upgradeFromVersion12() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let path = dir.file("v12.db")
+        let old = try Database(path: path, key: key, mode: .readWriteCreate)
+        try Migrator.migrate(old, migrations: Array(Schema.migrations.prefix(6)))
+        try old.execute(Self.someOfEverything)
+        // The index as versions 11 and 12 had it (SearchIndexSchema before f47b046): its own copy of the text and
+        // its filter columns, docids by parity (an entry's pk × 2, a post's or section's `search_docs` id × 2 + 1),
+        // triggers that queue a changed row. Its SQL as it was, then rows as it wrote them; today's migrations 8
+        // to 12 (11 is empty now) after it.
+        try old.execute("""
+            CREATE VIRTUAL TABLE search USING fts4(
+                body, patient_id, type, date,
+                notindexed=patient_id, notindexed=type, notindexed=date,
+                tokenize=unicode61 "remove_diacritics=1", matchinfo=fts3
+            );
+            CREATE TABLE search_docs (
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                patient_id TEXT NOT NULL,
+                ref TEXT NOT NULL,
+                UNIQUE (kind, patient_id, ref)
+            );
+            CREATE TABLE search_queue (docid INTEGER PRIMARY KEY);
+            CREATE TRIGGER search_entry_delete AFTER DELETE ON entries BEGIN
+                INSERT OR IGNORE INTO search_queue (docid) VALUES (OLD.pk * 2);
+            END;
+            CREATE TRIGGER search_annotation_insert AFTER INSERT ON annotations BEGIN
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
+            END;
+            CREATE TRIGGER search_annotation_update AFTER UPDATE ON annotations BEGIN
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT pk * 2 FROM entries WHERE patient_id = NEW.patient_id AND id = NEW.entry_id;
+            END;
+            CREATE TRIGGER search_annotation_delete AFTER DELETE ON annotations BEGIN
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT pk * 2 FROM entries WHERE patient_id = OLD.patient_id AND id = OLD.entry_id;
+            END;
+            CREATE TRIGGER search_post_insert AFTER INSERT ON timeline_entries BEGIN
+                INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('post', NEW.patient_id, NEW.id);
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = NEW.patient_id AND ref = NEW.id;
+            END;
+            CREATE TRIGGER search_post_delete AFTER DELETE ON timeline_entries BEGIN
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT id * 2 + 1 FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
+                DELETE FROM search_docs WHERE kind = 'post' AND patient_id = OLD.patient_id AND ref = OLD.id;
+            END;
+            CREATE TRIGGER search_section_insert AFTER INSERT ON document_sections BEGIN
+                INSERT OR IGNORE INTO search_docs (kind, patient_id, ref) VALUES ('section', NEW.patient_id, NEW.document_id || '#' || NEW.ordinal);
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = NEW.patient_id
+                                                         AND ref = NEW.document_id || '#' || NEW.ordinal;
+            END;
+            CREATE TRIGGER search_section_delete AFTER DELETE ON document_sections BEGIN
+                INSERT OR IGNORE INTO search_queue (docid)
+                    SELECT id * 2 + 1 FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id
+                                                         AND ref = OLD.document_id || '#' || OLD.ordinal;
+                DELETE FROM search_docs WHERE kind = 'section' AND patient_id = OLD.patient_id AND ref = OLD.document_id || '#' || OLD.ordinal;
+            END;
+
+            INSERT INTO search_docs (kind, patient_id, ref) SELECT 'post', patient_id, id FROM timeline_entries;
+            INSERT INTO search_docs (kind, patient_id, ref) SELECT 'section', patient_id, document_id || '#' || ordinal FROM document_sections;
+            INSERT INTO search (docid, body, patient_id, type, date)
+                SELECT e.pk * 2, e.description || coalesce(' ' || a.note, ''), e.patient_id, e.type, e.date
+                FROM entries e LEFT JOIN annotations a ON a.patient_id = e.patient_id AND a.entry_id = e.id;
+            INSERT INTO search (docid, body, patient_id, type, date) SELECT d.id * 2 + 1, 'pain throbbing', 'p1', 'levels', 5 FROM search_docs d WHERE kind = 'post';
+            INSERT INTO search (docid, body, patient_id, type, date)
+                SELECT d.id * 2 + 1, 'Family history Father myocardial infarction', 'p1', 'document', 70 FROM search_docs d WHERE kind = 'section';
+            INSERT INTO schema_migrations (version, name, applied_at) VALUES (7, 'full-text search index', 0);
+            """)
+        let db = try Self.upgrade(old, path: path, key: key, migrations: Array(Schema.migrations.prefix(12)))
+        #expect(try db.scalar("SELECT max(version) FROM schema_migrations", as: Int.self) == 12)
+        #expect(try Self.schema(db) != (try Self.newSchema()), "the index in its old shape")
+        let upgraded = try Self.upgrade(db, path: path, key: key)
+        #expect(try Self.schema(upgraded) == (try Self.newSchema()))
+        try Self.checkSearchIndex(upgraded)
+    }
+
     @Test("a failing migration leaves the previous schema version intact")
     func failingMigrationRollsBack() throws {
         let dir = TemporaryDirectory()
