@@ -350,7 +350,17 @@ struct SearchTests {
         }
         // The index as versions 11 and 12 had it: its own copy of the text and the filters, docids by parity, a
         // trigger that queues a deleted entry.
-        try db.execute(SearchIndexSchema.dropObjects + """
+        try db.execute("""
+            DROP TRIGGER search_entry_delete;
+            DROP TRIGGER search_annotation_insert;
+            DROP TRIGGER search_annotation_update;
+            DROP TRIGGER search_annotation_delete;
+            DROP TRIGGER search_post_insert;
+            DROP TRIGGER search_post_delete;
+            DROP TRIGGER search_section_insert;
+            DROP TRIGGER search_section_delete;
+            DROP TABLE search;
+            DROP VIEW search_text;
             DROP TABLE search_old;
             UPDATE search_docs SET id = id - \(SearchIndexSchema.documentDocidBase);
             CREATE VIRTUAL TABLE search USING fts4(
