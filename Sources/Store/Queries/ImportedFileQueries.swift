@@ -2,22 +2,11 @@ import HealthRecord
 
 /// The imported files the store keeps (`imported_files`), for `reimport` and the import report.
 extension Store {
-    /// Keeps a file: its bytes, hash and name. `batch` nil starts a new batch (the file's own id).
-    public func keepImportedFile(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
-                                 now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
-        try await keepImportedFile(name: name, mediaType: mediaType, prepared: try PreparedImportedFile(content), batch: batch, now: now)
-    }
-
-    /// Keeps a file whose hash and deflated bytes were made ahead (on another thread, while the input was read).
+    /// Keeps a file: its name, with its hash and deflated bytes made ahead (`PreparedImportedFile`, on another
+    /// thread while the input was read). `batch` nil starts a new batch (the file's own id).
     public func keepImportedFile(name: String, mediaType: String?, prepared file: PreparedImportedFile, batch: Int64?,
                                  now: Int64 = Store.now()) async throws(StoreError) -> ImportedFile {
         try await write { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
-    }
-
-    public func keepImportedFileSync(name: String, mediaType: String?, content: [UInt8], batch: Int64?,
-                                     now: Int64 = Store.now()) throws(StoreError) -> ImportedFile {
-        let file = try PreparedImportedFile(content)
-        return try writeSync { db in try ImportedFileQueries.insert(name: name, mediaType: mediaType, file: file, batch: batch, now: now, in: db) }
     }
 
     /// Removes kept files that an import kept and then imported nothing from.
@@ -32,17 +21,9 @@ extension Store {
         try await write { db in try db.execute("UPDATE imported_files SET report = ? WHERE id = ?", [reportJSON, id]) }
     }
 
-    public func setImportedFileReportSync(id: Int64, reportJSON: String) throws(StoreError) {
-        try writeSync { db in try db.execute("UPDATE imported_files SET report = ? WHERE id = ?", [reportJSON, id]) }
-    }
-
     /// Every kept file, oldest first, without its bytes.
     public func importedFilesSync() throws(StoreError) -> [ImportedFile] {
         try readSync { db in try ImportedFileQueries.list(in: db) }
-    }
-
-    public func importedFiles() async throws(StoreError) -> [ImportedFile] {
-        try await read { db in try ImportedFileQueries.list(in: db) }
     }
 
     /// The bytes of a kept file.
@@ -57,10 +38,6 @@ extension Store {
     }
 
     /// The resources of a patient that are kept and not shown.
-    public func keptResourcesSync(patientID: String) throws(StoreError) -> [KeptResource] {
-        try readSync { db in try KeptResources.read(patientID: patientID, in: db) }
-    }
-
     public func keptResources(patientID: String) async throws(StoreError) -> [KeptResource] {
         try await read { db in try KeptResources.read(patientID: patientID, in: db) }
     }

@@ -67,11 +67,6 @@ extension Store {
         }
     }
 
-    /// Every RHEx source, by name (the built-in `files` source is not one).
-    public func rhexSources() async throws(StoreError) -> [Source] {
-        try await read { db in try db.rows("SELECT \(Store.sourceColumns) WHERE kind = 'rhex' ORDER BY name", [], Store.source) }
-    }
-
     /// Every server the daemon syncs from (RHEx and FHIR), by name.
     public func remoteSources() async throws(StoreError) -> [Source] {
         try await read { db in try db.rows("SELECT \(Store.sourceColumns) WHERE kind IN ('rhex', 'fhir') ORDER BY name", [], Store.source) }
@@ -131,18 +126,6 @@ extension Store {
                     pkce_verifier = CASE WHEN ?4 THEN NULL ELSE pkce_verifier END
                 WHERE id = ?5
                 """, [tokens.accessToken, tokens.accessTokenExpiresAt, tokens.refreshToken, consumedAuthorizationCode, sourceID])
-        }
-    }
-
-    /// Marks a source as needing the user to sign in again: its tokens and authorization code are dropped
-    /// (the server refused them), its other credentials stay for `source add --update` to replace.
-    public func markSourceNeedsSignIn(id: Int64, reason: String) async throws(StoreError) {
-        try await write { db in
-            try db.execute("""
-                UPDATE sources SET state = 'needs_sign_in', last_error = ?, access_token = NULL, access_token_expires_at = NULL,
-                    refresh_token = NULL, authorization_code = NULL, pkce_verifier = NULL
-                WHERE id = ?
-                """, [reason, id])
         }
     }
 
