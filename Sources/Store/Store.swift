@@ -11,6 +11,9 @@ import Synchronization
 ///
 /// `Store` is `Sendable` and safe to call from many tasks: writes are serialised on one writer connection,
 /// reads run concurrently on a pool of reader connections that never wait for the writer (WAL).
+///
+/// The `…Sync` twins of the async methods block the calling thread until a connection is free: they are
+/// `package`, for the command line, the tools and the tests of this package, never for an event loop.
 public final class Store: Sendable {
     public let directory: StateDirectory
     let pool: DatabasePool
@@ -165,7 +168,7 @@ public final class Store: Sendable {
         try await write(largeImport: false, body)
     }
 
-    public func writeSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    package func writeSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try writeSync(largeImport: false, body)
     }
 
@@ -203,7 +206,7 @@ public final class Store: Sendable {
         catch { throw StoreError.wrap(error) }
     }
 
-    public func readSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    package func readSync<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try pool.readSync(body) }
         catch { throw StoreError.wrap(error) }
     }

@@ -135,7 +135,7 @@ extension Store {
         try await read { db in try AnnotationQueries.all(patientID: patientID, in: db) }
     }
 
-    public func annotationsSync(patientID: String) throws(StoreError) -> [Annotation] {
+    package func annotationsSync(patientID: String) throws(StoreError) -> [Annotation] {
         try readSync { db in try AnnotationQueries.all(patientID: patientID, in: db) }
     }
 }

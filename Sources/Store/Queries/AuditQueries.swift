@@ -54,7 +54,7 @@ extension Store {
         try await read { db in try AuditQueries.read(action: action, patientID: patientID, from: from, to: to, before: before, limit: limit, in: db) }
     }
 
-    public func auditEventsSync(action: AuditEvent.Action? = nil, patientID: String? = nil, from: Int64? = nil, to: Int64? = nil,
+    package func auditEventsSync(action: AuditEvent.Action? = nil, patientID: String? = nil, from: Int64? = nil, to: Int64? = nil,
                                 before: Int64? = nil, limit: Int = 50) throws(StoreError) -> [AuditEvent] {
         try readSync { db in try AuditQueries.read(action: action, patientID: patientID, from: from, to: to, before: before, limit: limit, in: db) }
     }

@@ -22,12 +22,12 @@ extension Store {
     }
 
     /// Every kept file, oldest first, without its bytes.
-    public func importedFilesSync() throws(StoreError) -> [ImportedFile] {
+    package func importedFilesSync() throws(StoreError) -> [ImportedFile] {
         try readSync { db in try ImportedFileQueries.list(in: db) }
     }
 
     /// The bytes of a kept file.
-    public func importedFileContentSync(id: Int64) throws(StoreError) -> [UInt8]? {
+    package func importedFileContentSync(id: Int64) throws(StoreError) -> [UInt8]? {
         let stored = try readSync { db in
             try db.row("SELECT content, encoding, size FROM imported_files WHERE id = ?", [id]) { row in
                 (row.bytes("content"), row.string("encoding"), Int(row.int64("size")))
@@ -43,7 +43,7 @@ extension Store {
     }
 
     /// The identifiers the store knows a patient by.
-    public func patientIdentifiersSync(patientID: String) throws(StoreError) -> [PatientIdentifier] {
+    package func patientIdentifiersSync(patientID: String) throws(StoreError) -> [PatientIdentifier] {
         try readSync { db in
             var out: [PatientIdentifier] = []
             try db.statement("SELECT system, value FROM patient_identifiers WHERE patient_id = ? ORDER BY system, value")

@@ -37,7 +37,7 @@ extension Store {
         }
     }
 
-    public func personSync(of patientID: String) throws(StoreError) -> (head: String, members: [String])? {
+    package func personSync(of patientID: String) throws(StoreError) -> (head: String, members: [String])? {
         try readSync { db in
             guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [patientID], as: Int64.self) != nil else { return nil }
             return try LinkQueries.person(of: patientID, in: db)

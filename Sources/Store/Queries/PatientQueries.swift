@@ -22,7 +22,7 @@ extension Store {
         try await read { db in try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient) }
     }
 
-    public func patientsSync() throws(StoreError) -> [Patient] {
+    package func patientsSync() throws(StoreError) -> [Patient] {
         try readSync { db in try db.rows("SELECT \(Store.patientColumns) \(Store.familyOrder)", [], Store.patient) }
     }
 

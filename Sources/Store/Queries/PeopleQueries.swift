@@ -21,7 +21,7 @@ extension Store {
         try await write { db in try PeopleQueries.update(id: id, change, now: now, in: db) }
     }
 
-    public func updatePersonSync(id: String, _ change: PersonChange, now: Int64 = Store.now()) throws(StoreError) -> Patient? {
+    package func updatePersonSync(id: String, _ change: PersonChange, now: Int64 = Store.now()) throws(StoreError) -> Patient? {
         try writeSync { db in try PeopleQueries.update(id: id, change, now: now, in: db) }
     }
 
@@ -32,7 +32,7 @@ extension Store {
         try await write { db in try PeopleQueries.remove(id: id, now: now, in: db) }
     }
 
-    public func removePatientSync(id: String, now: Int64 = Store.now()) throws(StoreError) -> Bool {
+    package func removePatientSync(id: String, now: Int64 = Store.now()) throws(StoreError) -> Bool {
         try writeSync { db in try PeopleQueries.remove(id: id, now: now, in: db) }
     }
 }

@@ -135,7 +135,7 @@ extension Store {
         }
     }
 
-    public func exportRecordSync<W: RecordExportWriter>(patientID: String, into writer: W) throws(StoreError) -> W? {
+    package func exportRecordSync<W: RecordExportWriter>(patientID: String, into writer: W) throws(StoreError) -> W? {
         try readSync { db in
             var writer = writer
             return try RecordExportQuery.read(patientID: patientID, into: &writer, in: db) ? writer : nil

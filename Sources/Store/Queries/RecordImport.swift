@@ -421,7 +421,7 @@ extension Store {
         return try await write(largeImport: record.entries.count >= Self.largeImportEntries, body)
     }
 
-    public func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
+    package func importRecordSync(_ record: PatientRecord, sourceName: String = "files", etag: String? = nil,
                                  options: ImportOptions = .replace, now: Int64 = Store.now()) throws(StoreError) -> ImportSummary {
         let body = { [entryEncoder] (db: Database) throws -> ImportSummary in
             try RecordImport.apply(record, sourceName: sourceName, etag: etag, now: now, encoder: entryEncoder, options: options, in: db)
@@ -447,7 +447,7 @@ extension Store {
     /// an error of the store, or one `entries` throws (thrown as it is), changes nothing. For a record
     /// without `asOf`: a document's facts said again under new ids are matched over the whole record
     /// (`sameFactsAgain`), which needs it held whole. A large import (`Options.largeImportsInPlace`).
-    public func importRecordSync(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
+    package func importRecordSync(_ record: PatientRecord, entries: (_ write: (PreparedEntries) throws -> Void) throws -> Void,
                                  sourceName: String = "files", options: ImportOptions = .replace,
                                  now: Int64 = Store.now()) throws -> ImportSummary {
         guard record.asOf == nil else { throw StoreError.invalidInput("a document (a record with asOf) is imported whole") }
@@ -511,11 +511,12 @@ extension Store {
     public static func now() -> Int64 { Int64(time(nil)) }
 }
 
+/// For the benchmarks (`Tools/hreaderd-bench`) alone, so `package`: the product goes through `Store`.
 extension Database {
     /// Imports a record on this connection, inside the caller's transaction. For benchmarks that compare
     /// the encrypted store with a plain database of the same schema, and the import with and without the
     /// search index kept (`searchIndex`); the product goes through `Store`, which always keeps it.
-    public func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64,
+    package func importRecord(_ record: PatientRecord, sourceName: String = "files", now: Int64,
                              encoder: any EntryEncoder, searchIndex: Bool = true) throws -> ImportSummary {
         let summary = try RecordImport.apply(record, sourceName: sourceName, etag: nil, now: now, encoder: encoder,
                                              searchIndex: searchIndex, in: self)
@@ -525,12 +526,12 @@ extension Database {
 
     /// Creates or upgrades the schema on this connection (benchmarks' own databases). It goes on past a
     /// migration that rewrote the schema's text: nothing after it changes that table on this connection.
-    public func migrateToCurrentSchema() throws {
+    package func migrateToCurrentSchema() throws {
         while try Migrator.migrate(self).mustReopen {}
     }
 
     /// The timeline's read of a window on this connection: the number of entries it found.
-    public func timelineEntryCount(patientID: String, from start: Int64, to end: Int64) throws -> Int {
+    package func timelineEntryCount(patientID: String, from start: Int64, to end: Int64) throws -> Int {
         let window = try TimelineWindowQuery.timeline(patientID: patientID, from: start, to: end, in: self)
         return window.sections.values.reduce(window.vitalSigns.count) { $0 + $1.count }
     }

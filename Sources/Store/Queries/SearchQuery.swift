@@ -164,7 +164,7 @@ extension Store {
         try await read { db in try SearchQuery.run(terms, filter: filter, offset: offset, limit: limit, in: db) }
     }
 
-    public func searchSync(_ terms: SearchTerms, filter: SearchFilter, offset: Int = 0, limit: Int = 20) throws(StoreError) -> SearchPage {
+    package func searchSync(_ terms: SearchTerms, filter: SearchFilter, offset: Int = 0, limit: Int = 20) throws(StoreError) -> SearchPage {
         try readSync { db in try SearchQuery.run(terms, filter: filter, offset: offset, limit: limit, in: db) }
     }
 }

@@ -121,7 +121,7 @@ enum TimelineWindowQuery {
 
 extension Store {
     /// Entries of `patientID` whose date, start or end lies in `start...end` (epoch seconds, inclusive).
-    public func entriesSync(patientID: String, from start: Int64, to end: Int64) throws(StoreError) -> [StoredEntry] {
+    package func entriesSync(patientID: String, from start: Int64, to end: Int64) throws(StoreError) -> [StoredEntry] {
         try readSync { db in try TimelineWindowQuery.entries(patientID: patientID, from: start, to: end, in: db) }
     }
 }
