@@ -59,15 +59,14 @@ public struct ImportReport: Sendable {
             for changes in patient.entries.values {
                 counts.entriesAdded += changes.added
                 counts.entriesUpdated += changes.updated
+                counts.entriesUnchanged += changes.unchanged
                 counts.entriesRemoved += changes.removed
             }
         }
         return counts
     }
 
-    public var entriesUnchanged: Int {
-        patients.reduce(0) { $0 + $1.entries.values.reduce(0) { $0 + $1.unchanged } }
-    }
+    public var entriesUnchanged: Int { totals.entriesUnchanged }
 
     // MARK: JSON
 

@@ -87,6 +87,9 @@ public struct ImportCounts: Sendable, Equatable {
     public var patientsFailed = 0
     public var entriesAdded = 0
     public var entriesUpdated = 0
+    /// Imported again as they were. Not kept with a job (`import_jobs` has no column for it): 0 in a job read
+    /// back; `import-file` and a file's import report count it.
+    public var entriesUnchanged = 0
     public var entriesRemoved = 0
 
     public init() {}
@@ -104,6 +107,7 @@ public struct ImportCounts: Sendable, Equatable {
         }
         entriesAdded += summary.entriesAdded
         entriesUpdated += summary.entriesUpdated
+        entriesUnchanged += summary.entriesUnchanged
         entriesRemoved += summary.entriesRemoved
     }
 

@@ -96,7 +96,7 @@ struct ImportFileCommand: AsyncParsableCommand {
         var rhexOptions = options
         rhexOptions.mode = .replace
         if let failures = importLargeRHEx(file, store: store, options: rhexOptions) { return failures }
-        var tally = ImportTally()
+        var counts = ImportCounts()
         let reader: RecordFileReader
         do { reader = try RecordFileReader(path: file, parser: RecordParser(limits: .files)) } catch {
             Console.err("hreaderd: \(error)")
@@ -109,26 +109,26 @@ struct ImportFileCommand: AsyncParsableCommand {
                 switch item.result {
                 case .success(let record):
                     do {
-                        tally.add(try store.importRecordSync(record, options: rhexOptions))
+                        counts.add(try store.importRecordSync(record, options: rhexOptions))
                     } catch {
-                        tally.bad += 1
+                        counts.patientsFailed += 1
                         Console.err("\(file):\(item.line): cannot store the record: \(error)")
                     }
                 case .failure(let error):
-                    tally.bad += 1
+                    counts.patientsFailed += 1
                     Console.err("\(file):\(item.line): \(error)")
                 }
                 if Date().timeIntervalSince(lastProgress) >= Self.progressInterval {
                     lastProgress = Date()
-                    Console.err("\(file): \(tally.patientsSeen) records so far, \(tally.entriesSeen) entries…")
+                    Console.err("\(file): \(counts.patientsImported) records so far, \(counts.entriesImported) entries…")
                 }
             }
         } catch {
             Console.err("hreaderd: \(error)")
             failures += 1
         }
-        Console.out("\(file): \(tally.summary)")
-        return failures + tally.bad
+        Console.out("\(file): \(counts.fileLine)")
+        return failures + counts.patientsFailed
     }
 }
 
@@ -141,49 +141,34 @@ extension ImportFileCommand {
               let head = try? stream.readHead() else { return nil }
         Console.err("\(file): one record of \(head.entries) entries, imported as it is read…")
         var lastProgress = Date()
-        var tally = ImportTally()
+        var counts = ImportCounts()
         do {
-            tally.add(try StreamedRecordImport.run(stream, head: head, store: store, options: options) { written in
+            counts.add(try StreamedRecordImport.run(stream, head: head, store: store, options: options) { written in
                 guard Date().timeIntervalSince(lastProgress) >= Self.progressInterval else { return }
                 lastProgress = Date()
                 Console.err("\(file): \(written) of \(head.entries) entries…")
             })
         } catch let error as StoreError {
-            tally.bad = 1
+            counts.patientsFailed = 1
             Console.err("\(file):\(head.line): cannot store the record: \(error)")
         } catch {
-            tally.bad = 1
+            counts.patientsFailed = 1
             Console.err("\(file):\(head.line): \(error)")
         }
-        Console.out("\(file): \(tally.summary)")
-        return tally.bad
+        Console.out("\(file): \(counts.fileLine)")
+        return counts.patientsFailed
     }
 }
 
-/// Counts of what an import changed, for the one-line summary per file.
-struct ImportTally {
-    var patientsAdded = 0, patientsUpdated = 0, patientsUnchanged = 0
-    var entriesAdded = 0, entriesUpdated = 0, entriesUnchanged = 0, entriesRemoved = 0
-    var bad = 0
+extension ImportCounts {
+    /// Records imported (added, updated or unchanged), and their entries: for the progress line.
+    fileprivate var patientsImported: Int { patientsAdded + patientsUpdated + patientsUnchanged }
+    fileprivate var entriesImported: Int { entriesAdded + entriesUpdated + entriesUnchanged }
 
-    var patientsSeen: Int { patientsAdded + patientsUpdated + patientsUnchanged }
-    var entriesSeen: Int { entriesAdded + entriesUpdated + entriesUnchanged }
-
-    mutating func add(_ summary: ImportSummary) {
-        switch summary.patient {
-        case .added: patientsAdded += 1
-        case .updated: patientsUpdated += 1
-        case .unchanged: patientsUnchanged += 1
-        }
-        entriesAdded += summary.entriesAdded
-        entriesUpdated += summary.entriesUpdated
-        entriesUnchanged += summary.entriesUnchanged
-        entriesRemoved += summary.entriesRemoved
-    }
-
-    var summary: String {
+    /// The one-line summary of a file (records that could not be read or stored are "bad").
+    fileprivate var fileLine: String {
         "patients \(patientsAdded) added, \(patientsUpdated) updated, \(patientsUnchanged) unchanged; "
             + "entries \(entriesAdded) added, \(entriesUpdated) updated, \(entriesUnchanged) unchanged, \(entriesRemoved) removed"
-            + (bad > 0 ? "; \(bad) bad" : "")
+            + (patientsFailed > 0 ? "; \(patientsFailed) bad" : "")
     }
 }
