@@ -19,8 +19,6 @@ public final class Store: Sendable {
     let pool: DatabasePool
     /// Changes whenever a transaction commits, in this process or another (see `commitCount`).
     let commits: CommitCounter
-    /// Timeline heads read since the last commit (see `knownTimelineHead`).
-    let headMemo = TimelineHeadMemo()
     /// Bumped whenever this process revokes a token, so that caches of verified tokens drop at once.
     let tokenRevocations = Atomic<Int>(0)
 

@@ -4,7 +4,7 @@ import TimelineAPI
 import HealthRecord
 @testable import Store
 
-@Suite("The commit counter and the timeline head memo")
+@Suite("The commit counter")
 struct CommitCounterTests {
     @Test("the count changes with every commit, from this store or another connection to the same file")
     func changesWithCommits() async throws {
@@ -35,34 +35,5 @@ struct CommitCounterTests {
         let (store, _, _) = try makeStore(in: dir)
         store.close()
         #expect(store.commitCount == nil)
-    }
-
-    @Test("a timeline head is known from memory until the next commit")
-    func headMemo() async throws {
-        let dir = TemporaryDirectory()
-        let (store, _, _) = try makeStore(in: dir)
-        let summary = try store.importRecordSync(.record(entries: .numbered(3)))
-        #expect(store.knownTimelineHead(patientID: nil, withEarliest: false) == nil, "nothing read yet")
-
-        let head = try #require(try await store.timelineHead(patientID: nil, withEarliest: true))
-        #expect(head.patientID == summary.patientID)
-        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == head)
-        #expect(store.knownTimelineHead(patientID: nil, withEarliest: false) == nil, "another question, not answered yet")
-        #expect(store.knownTimelineHead(patientID: summary.patientID, withEarliest: true) == nil)
-
-        _ = try await store.addTimelinePost(patientID: summary.patientID, kind: .levels, dataJSON: #"{"pain":"3"}"#)
-        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == nil, "a commit forgets every head")
-        let newer = try #require(try await store.timelineHead(patientID: nil, withEarliest: true))
-        #expect(newer.revision == head.revision + 1)
-        #expect(store.knownTimelineHead(patientID: nil, withEarliest: true) == newer)
-    }
-
-    @Test("an unknown patient is an error and is not remembered")
-    func unknownPatient() async throws {
-        let dir = TemporaryDirectory()
-        let (store, _, _) = try makeStore(in: dir)
-        _ = try store.importRecordSync(.record(entries: .numbered(3)))
-        await #expect(throws: StoreError.self) { try await store.timelineHead(patientID: "p_nobody", withEarliest: false) }
-        #expect(store.knownTimelineHead(patientID: "p_nobody", withEarliest: false) == nil)
     }
 }

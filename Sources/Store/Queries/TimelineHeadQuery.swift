@@ -1,24 +1,13 @@
 import HealthRecord
 
-/// The head of a timeline request (which patient, its revision, its earliest time), read once and then
-/// remembered until the next commit (`TimelineHeadMemo`), so that a cached page can be answered from memory.
+/// The head of a timeline request: which patient, its revision, its earliest time. The timeline's read
+/// path (TimelineAPI's `TimelineHeadMemo`) remembers it until the next commit (`commitCount`), so that a
+/// cached page can be answered from memory.
 extension Store {
     /// The patient (`patientID`, else the current patient), its revision and, when asked, its earliest
     /// time, in one read. `.notFound` when there is no such patient; nil when there is no patient at all.
     public func timelineHead(patientID: String?, withEarliest: Bool) async throws(StoreError) -> TimelineHead? {
-        let key = TimelineHeadMemo.Key(patientID: patientID, withEarliest: withEarliest)
-        // Read the count before the store: a commit in between then only makes the memo miss once more.
-        let count = commitCount
-        let head = try await read { db in try Self.head(patientID: patientID, withEarliest: withEarliest, in: db) }
-        if let head, let count { headMemo.remember(head, for: key, commitCount: count) }
-        return head
-    }
-
-    /// What `timelineHead` last answered, when no transaction has committed since; nil otherwise.
-    /// Memory only, never blocks: for answering from a cache on an event loop.
-    public func knownTimelineHead(patientID: String?, withEarliest: Bool) -> TimelineHead? {
-        guard let count = commitCount else { return nil }
-        return headMemo.head(for: TimelineHeadMemo.Key(patientID: patientID, withEarliest: withEarliest), commitCount: count)
+        try await read { db in try Self.head(patientID: patientID, withEarliest: withEarliest, in: db) }
     }
 
     static func head(patientID: String?, withEarliest: Bool, in db: Database) throws -> TimelineHead? {

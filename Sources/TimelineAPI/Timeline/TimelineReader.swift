@@ -12,6 +12,7 @@ import Store
 final class TimelineReader: Sendable {
     let cache: PayloadCache
     private let windows: TimelineWindowMemo
+    private let heads = TimelineHeadMemo()
     /// See `defaultStreamedPageEntries`.
     let streamedPageEntries: Int
 
@@ -46,7 +47,7 @@ final class TimelineReader: Sendable {
     /// The page from memory alone, when it is cached and nothing has committed since its head was read.
     /// Never blocks: for the event loop.
     func cachedPage(_ request: Request, store: Store) -> ByteBuffer? {
-        guard let head = store.knownTimelineHead(patientID: request.patientID, withEarliest: request.page == .all) else { return nil }
+        guard let head = heads.known(patientID: request.patientID, withEarliest: request.page == .all, in: store) else { return nil }
         return cache.payload(for: key(request, head: head))
     }
 
@@ -54,10 +55,10 @@ final class TimelineReader: Sendable {
     /// record's `all` page (not a linked person's) is streamed.
     func page(_ request: Request, store: Store) async throws -> Answer {
         let withEarliest = request.page == .all
-        var found = store.knownTimelineHead(patientID: request.patientID, withEarliest: withEarliest)
+        var found = heads.known(patientID: request.patientID, withEarliest: withEarliest, in: store)
         if found == nil {
             do {
-                found = try await store.timelineHead(patientID: request.patientID, withEarliest: withEarliest)
+                found = try await heads.head(patientID: request.patientID, withEarliest: withEarliest, in: store)
             } catch .notFound {
                 throw APIError.unknownPatient
             }
@@ -81,8 +82,11 @@ final class TimelineReader: Sendable {
         return .whole(payload)
     }
 
-    /// Cached pages are decrypted patient data: they leave memory with the key.
-    func forget() { cache.removeAll() }
+    /// Cached pages and heads are decrypted patient data: they leave memory with the key.
+    func forget() {
+        cache.removeAll()
+        heads.forget()
+    }
 
     private func key(_ request: Request, head: TimelineHead) -> PayloadCache.Key {
         let window = windows.window(request.page, endingAt: request.end, earliest: head.earliest)
