@@ -37,7 +37,10 @@ struct CrashRecoveryTests {
         let perBatch = 20_000
         // Once the writer has committed `round` batches and begun the next one, it is killed while that next
         // transaction is being written.
-        var (writer, reader, text) = try startWriter(state, perBatch: perBatch, streamed: streamed, until: "begin \(round + 1)")
+        // In place, it is killed once the transaction has changed pages ("writing"): "begin" comes before the
+        // switch to a rollback journal, and a kill that soon (a loaded machine) would find no journal to check.
+        var (writer, reader, text) = try startWriter(state, perBatch: perBatch, streamed: streamed,
+                                                     until: (streamed ? "writing " : "begin ") + "\(round + 1)")
         usleep(20_000 * UInt32(round))
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
