@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "TimelineAPI",
             dependencies: [
-                "HTTPKit", "HealthRecord", "Store", "Records", "ImportJobs", "Modules", "FHIRClient",
+                "HTTPKit", "HealthRecord", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "Library",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -229,7 +229,7 @@ let package = Package(
         // MARK: Tests
 
         // Shared by every test target: temporary folders, the shared samples, test stores, processes, the record builder.
-        .target(name: "TestSupport", dependencies: ["HealthRecord", "Store", "TimelineAPI"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthRecord", "Store", "TimelineAPI", "Library", "LibraryPackBuilder"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthRecordTests", dependencies: ["HealthRecord"]),
         // Reads Package.swift, docs/architecture.md and every source file's imports: the map stays true.
         .testTarget(name: "ArchitectureTests"),
@@ -245,7 +245,8 @@ let package = Package(
         .testTarget(name: "RecordsTests", dependencies: ["HealthRecord", "Records", "SyntheticRecords", "TestSupport"]),
         .testTarget(name: "SyntheticRecordsTests", dependencies: ["HealthRecord", "SyntheticRecords", "Records", "TestSupport"]),
         .testTarget(name: "TimelineAPITests", dependencies: [.product(name: "Logging", package: "swift-log"), "HealthRecord", 
-            "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "TestSupport",
+            "TimelineAPI", "HTTPKit", "Store", "Records", "ImportJobs", "Modules", "FHIRClient", "FHIRSandbox", "Library", "LibraryPackBuilder",
+            "TestSupport",
         ]),
         .testTarget(name: "ModulesTests", dependencies: ["HealthRecord", "Modules", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["HealthRecord", "Library", "LibraryPackBuilder", "Records", "Store", "TestSupport"]),

@@ -9,7 +9,7 @@ import Synchronization
 /// - `installed()`: what is installed (version, counts, when, from where), or nil.
 /// - `topic(id:)`: one topic with its related topics and attribution.
 /// - `search(_:limit:)`: topics whose title, also-called names or summary hold the words, best first,
-///   with snippets.
+///   with snippets and groups.
 /// - `about(_:)`: the topics that explain an entry of the record, by code first, then by name.
 /// - `vaccine(code:)`: CDC's description of a CVX code.
 /// - `strings(language:)`: the web app's string table, English where the language lacks a key.
@@ -119,9 +119,9 @@ public final class Library: Sendable {
             }
             let top = scores.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
             let list = top.map { String($0.key) }.joined(separator: ",")
-            var titles: [Int64: TopicReference] = [:]
-            try db.statement("SELECT rowid, id, title FROM topics WHERE rowid IN (\(list))").forEach { row in
-                titles[row.int64(0)] = TopicReference(id: row.string(1), title: row.string(2))
+            var titles: [Int64: (TopicReference, [String])] = [:]
+            try db.statement("SELECT rowid, id, title, groups FROM topics WHERE rowid IN (\(list))").forEach { row in
+                titles[row.int64(0)] = (TopicReference(id: row.string(1), title: row.string(2)), Self.stringArray(row.string(3)))
             }
             var snippets: [Int64: Snippet] = [:]
             try db.statement("""
@@ -131,7 +131,7 @@ public final class Library: Sendable {
                 snippets[row.int64(0)] = Snippet.parse(row.string(1), start: "\u{2}", end: "\u{3}")
             }
             return top.compactMap { rowid, score in
-                titles[rowid].map { SearchHit(topic: $0, snippet: snippets[rowid] ?? Snippet(parts: []), score: score) }
+                titles[rowid].map { SearchHit(topic: $0.0, snippet: snippets[rowid] ?? Snippet(parts: []), score: score, groups: $0.1) }
             }
         }
     }

@@ -44,6 +44,9 @@ public final class TimelineApp: Sendable {
         public var backups: BackupSchedule.Settings?
         /// The uploads' parsing threads, and how long a shutdown waits for their imports.
         public var uploads = UploadWork.Settings()
+        /// The offline health library (`STATE_DIR/library/`) and its update service; nil: the library routes
+        /// answer `503 no_library`.
+        public var library: LibraryAccess?
         public init() {}
     }
 
@@ -137,6 +140,7 @@ public final class TimelineApp: Sendable {
         SummaryRoutes(app: self).register(in: &router)
         ReadingRoutes(app: self).register(in: &router)
         SourceRoutes(app: self).register(in: &router)
+        LibraryRoutes(app: self).register(in: &router)
         if let directory = configuration.publicDirectory {
             router.mount("/timeline/", files: try FileServer(root: directory))
         }

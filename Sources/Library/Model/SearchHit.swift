@@ -1,14 +1,18 @@
-/// One topic found by `Library.search`: its id and title, and a snippet of where the words matched.
+/// One topic found by `Library.search`: its id, title and MedlinePlus groups, and a snippet of where the
+/// words matched.
 public struct SearchHit: Sendable, Equatable {
     public var topic: TopicReference
     public var snippet: Snippet
     /// Higher is better; only the order matters.
     public var score: Double
+    /// The topic's MedlinePlus groups (`"Diagnostic Tests"`), for a result list grouped or filtered by them.
+    public var groups: [String]
 
-    public init(topic: TopicReference, snippet: Snippet, score: Double) {
+    public init(topic: TopicReference, snippet: Snippet, score: Double, groups: [String] = []) {
         self.topic = topic
         self.snippet = snippet
         self.score = score
+        self.groups = groups
     }
 }
 

@@ -39,7 +39,7 @@ final class ServedApp: Sendable {
     static func with(records: [PatientRecord] = [], now: Int64 = 1_293_926_399, limits: PostLimits = PostLimits(),
                      policy: Bool = false, locked: Bool = false, idleLockSeconds: Int64 = 0, uploadLimit: Int? = nil,
                      backups: BackupSchedule.Settings? = nil, modules: ModuleCatalog? = nil, streamedPageEntries: Int? = nil,
-                     _ body: (ServedApp) async throws -> Void) async throws {
+                     library: LibraryAccess? = nil, _ body: (ServedApp) async throws -> Void) async throws {
         let dir = TemporaryDirectory("hreaderd-api")
         let state = StateDirectory(path: dir.file("state"))
         let (store, _) = try TestStore.create(at: state.path)
@@ -53,6 +53,7 @@ final class ServedApp: Sendable {
         configuration.backups = backups
         if let modules { configuration.modules = modules }
         if let streamedPageEntries { configuration.streamedPageEntries = streamedPageEntries }
+        configuration.library = library
         if locked { store.close() }
         let gate = StoreGate(store: locked ? nil : store)
         let app = TimelineApp(configuration: configuration, gate: gate, unlocker: Unlocker(directory: state), now: { clock.now() })
