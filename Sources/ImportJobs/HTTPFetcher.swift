@@ -72,7 +72,7 @@ public final class HTTPFetcher: Sendable {
 
     deinit { close() }
 
-    private func runningDriver() throws(SyncError) -> CurlDriver {
+    func runningDriver() throws(SyncError) -> CurlDriver {
         let found = driver.withLock { state -> Result<CurlDriver, SyncError> in
             switch state {
             case .running(let driver): return .success(driver)
@@ -150,20 +150,25 @@ final class Transfer: @unchecked Sendable {
     let limit: Int
     let timeoutSeconds: Double
     let display: String
+    /// For a download: the file the body goes to, and how slow a transfer may be (see `HTTPFetcher.download`).
+    let sink: DownloadSink?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
     var headers: [String: String] = [:]
+    /// The status of the answer whose head is coming or came (from its status line).
+    var status = 0
     /// Set when we end the transfer ourselves (size cap): what to report.
     var failure: SyncError?
     private let continuation = Mutex<CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>?>(nil)
     private let done = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, limit: Int, timeoutSeconds: Double, display: String) {
+    init(request: HTTPRequest, limit: Int, timeoutSeconds: Double, display: String, sink: DownloadSink? = nil) {
         self.request = request
         self.limit = limit
         self.timeoutSeconds = timeoutSeconds
         self.display = display
+        self.sink = sink
     }
 
     func setContinuation(_ continuation: CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>) {
@@ -270,8 +275,16 @@ final class CurlDriver: @unchecked Sendable {
         _ = hcurl_setopt_long(api, easy, CURLOPT_FOLLOWLOCATION, 0)
         _ = hcurl_setopt_long(api, easy, CURLOPT_TIMEOUT_MS, Int(max(1, transfer.timeoutSeconds * 1000)))
         _ = hcurl_setopt_long(api, easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        // Every encoding libcurl can decode is offered and decoded; caps apply to the decoded body.
-        _ = hcurl_setopt_string(api, easy, CURLOPT_ACCEPT_ENCODING, "")
+        if let sink = transfer.sink {
+            // A download's bytes are the file's (a Range counts them): no content encoding. A stalled transfer
+            // (no byte for `stallSeconds`) ends as a time-out long before the whole download's deadline.
+            _ = hcurl_setopt_long(api, easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = hcurl_setopt_long(api, easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(sink.stallSeconds.rounded(.up))))
+            _ = hcurl_setopt_long(api, easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, sink.stallSeconds * 1000)))
+        } else {
+            // Every encoding libcurl can decode is offered and decoded; caps apply to the decoded body.
+            _ = hcurl_setopt_string(api, easy, CURLOPT_ACCEPT_ENCODING, "")
+        }
         _ = hcurl_setopt_string(api, easy, CURLOPT_USERAGENT, "hreaderd")
         switch request.httpMethod {
         case "GET": _ = hcurl_setopt_long(api, easy, CURLOPT_HTTPGET, 1)
@@ -298,6 +311,14 @@ final class CurlDriver: @unchecked Sendable {
         _ = hcurl_setopt_data_callback(api, easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let bytes = size * count
+            if let sink = transfer.sink {
+                guard transfer.failure == nil else { return 0 }
+                if let failure = sink.take(UnsafeRawBufferPointer(start: data, count: bytes), transfer: transfer) {
+                    transfer.failure = failure
+                    return 0 // aborts the transfer
+                }
+                return bytes
+            }
             guard transfer.failure == nil, transfer.body.count + bytes <= transfer.limit else {
                 transfer.failure = .tooLarge(url: transfer.display, limit: transfer.limit)
                 transfer.body = []
@@ -314,6 +335,7 @@ final class CurlDriver: @unchecked Sendable {
             let line = String(decoding: UnsafeRawBufferPointer(start: data, count: bytes), as: UTF8.self)
             if line.hasPrefix("HTTP/") {
                 transfer.headers = [:] // a new response (after a 100 Continue, say)
+                transfer.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
                 return bytes
             }
             guard let colon = line.firstIndex(of: ":") else { return bytes }
@@ -357,6 +379,9 @@ final class CurlDriver: @unchecked Sendable {
             return .success(HTTPAnswer(status: status, headers: transfer.headers, body: transfer.body))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut(url: url, seconds: transfer.timeoutSeconds))
+        case CURLE_PARTIAL_FILE where transfer.sink != nil:
+            let sink = transfer.sink!
+            return .failure(.truncated(url: url, received: Int(sink.written), expected: Int(sink.total ?? sink.written)))
         case CURLE_PARTIAL_FILE:
             let expected = transfer.headers["content-length"].flatMap { Int($0) } ?? transfer.body.count
             return .failure(.truncated(url: url, received: transfer.body.count, expected: expected))

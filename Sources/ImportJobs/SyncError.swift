@@ -27,6 +27,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case outcome(url: String, code: Int, text: String)
     /// The store refused a write.
     case store(String)
+    /// A file could not be written (a download's file on a full disk).
+    case file(path: String, reason: String)
     /// The source's settings cannot work (a bad URL…).
     case configuration(String)
     /// Another process took the job over (our lease lapsed), or the job or its source was removed.
@@ -56,6 +58,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .badFeed(reason): return "the patient feed is unreadable: \(reason)"
         case let .badRecord(id, reason): return "record \(id): \(reason)"
         case let .store(reason): return "the store refused the import: \(reason)"
+        case let .file(path, reason): return "cannot write \(path): \(reason)"
         case let .configuration(reason): return reason
         case .leaseLost: return "another process took the job over"
         case .stopped: return "stopped (the store was locked or the process is stopping)"
