@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "hreaderd",
             dependencies: [
-                "HealthRecord", "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "CMalloc",
+                "HealthRecord", "Store", "HTTPKit", "Records", "ImportJobs", "RHExClient", "FHIRClient", "TimelineAPI", "Modules", "Library", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -259,7 +259,8 @@ let package = Package(
         ]),
         .testTarget(name: "FileImportTests", dependencies: ["HealthRecord", "ImportJobs", "Records", "Store", "TimelineAPI", "TestSupport"]),
         .testTarget(name: "hreaderdTests", dependencies: [
-            "hreaderd", "HealthRecord", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox",
+            "hreaderd", "HealthRecord", "Store", "ImportJobs", "TestSupport", "RHExSandbox", "FHIRSandbox", "Library", "LibraryPackBuilder",
+            "TimelineAPI", "HTTPKit", .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
     ],

@@ -8,6 +8,7 @@ import Musl
 #endif
 import HTTPKit
 import ImportJobs
+import Library
 import Logging
 import RHExClient
 import HealthRecord
@@ -71,6 +72,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Days the audit trail keeps an event.", valueName: "days"))
     var auditKeepDays: Int = 730
 
+    @OptionGroup var library: LibraryOptions
+
+    @Option(name: .long, help: ArgumentHelp("The library pack that comes with the program. Default: found beside the binary.",
+                                            valueName: "dir"))
+    var bundledLibrary: String?
+
+    // For tests: a publisher checked more often than daily, a short wait for it.
+    @Option(name: .long, help: .hidden) var libraryCheckSeconds: Int64?
+    @Option(name: .long, help: .hidden) var libraryTimeout: Double?
+
     @Option(name: .long, help: .hidden) var syncLease: Int64?
     @Option(name: .long, help: .hidden) var syncRetryBase: Double?
 
@@ -89,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Logging.makeLogger()
         defer { Logging.flush() }  // the last lines, and those before an error that ends the run
+        // A publisher that cannot be used is refused before anything starts.
+        let publisher = try library.publisher()
+        let bundled = try BundledLibrary.locate(option: bundledLibrary, environment: global.environment)
         let directory = global.stateDirectory
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
@@ -111,6 +125,12 @@ struct ServeCommand: AsyncParsableCommand {
             BackupSchedule.Settings(directory: $0, everySeconds: Int64((backupEvery * 3600).rounded()), keep: backupKeep)
         }
         appConfiguration.uploads.shutdownGrace = .seconds(shutdownGrace)
+        var librarySettings = LibraryUpdateService.Settings()
+        if let libraryCheckSeconds { librarySettings.checkIntervalSeconds = max(1, libraryCheckSeconds) }
+        if let libraryTimeout { librarySettings.timeoutSeconds = max(0.1, libraryTimeout) }
+        let libraryService = LibraryUpdateService(library: Library(directory: directory.path + "/library"), bundled: bundled,
+                                                  publisher: publisher, settings: librarySettings, logger: logger)
+        appConfiguration.library = LibraryAccess(library: libraryService.library, updates: libraryService)
         let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory), logger: logger)
 
         var serverConfiguration = HTTPServer.Configuration()
@@ -141,6 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
         services.add("HTTP server", HTTPService(server: server, addresses: addresses, gracePeriod: .seconds(shutdownGrace), logger: logger))
         if let backups = app.backups { services.add("backups", backups) }
         services.add("audit pruning", AuditPruning(gate: gate, keepSeconds: Int64(auditKeepDays) * 86_400))
+        services.add("library", libraryService)
         if idleLock > 0 { services.add("idle lock", IdleLock(app: app)) }
         services.add("systemd supervisor", ServiceSupervisor(environment: global.environment, gate: gate, port: Self.loopbackPort(addresses),
                                                              logger: logger))
