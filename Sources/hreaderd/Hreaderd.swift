@@ -20,7 +20,7 @@ struct Hreaderd: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, PasswdCommand.self, ServeCommand.self, ImportFileCommand.self, PatientsCommand.self,
             ExportCommand.self, TokenCommand.self, SourceCommand.self, SyncCommand.self, ReimportCommand.self, AnnotateCommand.self, AnnotationsCommand.self,
-            SearchCommand.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self,
+            SearchCommand.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, LibraryCommand.self,
         ]
     )
 
