@@ -4,7 +4,7 @@
 #   make check           every test: the Swift tests, then fuzzing, the reliability runs and the browser
 #                        tests (scripts/test.sh, the same as .ci/run and the README's test command)
 #   make bench           the benchmarks, with their figures
-#   make install         install the binary, the web app and the systemd units
+#   make install         install the binary, the web app, the default library pack and the systemd units
 #                        (PREFIX=/usr/local, DESTDIR= for staging, UNITDIR=$(PREFIX)/lib/systemd/system)
 # Missing Debian packages (scripts/install-deps.sh): as root they are installed with apt-get; as another
 # user make prints the `sudo apt-get install …` command to run and stops. It never runs sudo itself.
@@ -41,6 +41,11 @@ install: build
 	install -m 0755 .build/release/dist/hreaderd $(DESTDIR)$(BINDIR)/hreaderd
 	cp -R Public/timeline/. $(DESTDIR)$(DATADIR)/timeline/
 	find $(DESTDIR)$(DATADIR)/timeline -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
+	@# The default library pack (scripts/build-library-pack.sh): the daemon installs it into STATE_DIR/library at
+	@# start, trusted by its recorded manifest hash. Its three files and that hash; never the build's key.
+	install -d -m 0755 $(DESTDIR)$(DATADIR)/library/default
+	install -m 0644 .build/library/default/manifest.json .build/library/default/manifest.json.sig \
+		.build/library/default/manifest.json.sha256 .build/library/default/*.sqlite.gz $(DESTDIR)$(DATADIR)/library/default/
 	sed 's|/usr/local/bin/hreaderd|$(BINDIR)/hreaderd|; s|/usr/local/share/doc/hreaderd|$(DOCDIR)|' systemd/hreaderd.service \
 		> $(DESTDIR)$(UNITDIR)/hreaderd.service
 	install -m 0644 systemd/hreaderd.socket $(DESTDIR)$(UNITDIR)/hreaderd.socket

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs the daemon with a demo store: a synthetic family (no real person's data, imported as FHIR R4) on
-# http://127.0.0.1:8420/.
+# http://127.0.0.1:8420/, and the health library: the default pack (scripts/build-library-pack.sh), which the
+# daemon installs into the demo state at its first start.
 # The demo state lives in .build/demo (ignored by git); delete it to start over.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build-release.sh hreaderd generate-records
+scripts/build-release.sh hreaderd generate-records hreaderd-library-pack
+[[ -f .build/library/default/manifest.json.sha256 ]] || scripts/build-library-pack.sh
 bin=.build/release/hreaderd
 demo=${HREADERD_DEMO_DIR:-$PWD/.build/demo}
 mkdir -p "$demo"
@@ -22,4 +24,4 @@ if [[ ! -f "$demo/state/hreaderd.key" ]]; then
     "$bin" import-file "$demo/family.fhir.json"
 fi
 echo "hreaderd demo: http://127.0.0.1:8420/ (store password: $(head -n1 "$demo/password"); Ctrl-C stops it)" >&2
-exec "$bin" serve --listen 127.0.0.1:8420 "$@"
+exec "$bin" serve --listen 127.0.0.1:8420 --bundled-library "$PWD/.build/library/default" "$@"

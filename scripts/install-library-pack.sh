@@ -2,8 +2,8 @@
 # Installs the default library pack (scripts/build-library-pack.sh) into a state directory's library folder,
 # trusted by its recorded manifest SHA-256; does nothing when the same or a newer pack is installed there.
 #   scripts/install-library-pack.sh STATE_DIR [PACK_DIR]
-# For `make install` and scripts/demo.sh to call (neither does yet): an installed program would run it with
-# PACK_DIR = $(DATADIR)/library/default, the copy installed with the binary.
+# The daemon does the same by itself at start (`serve`, with the pack `make install` puts in
+# $(DATADIR)/library/default or the build tree's); this script is for a state directory no daemon serves yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=${1:?usage: scripts/install-library-pack.sh STATE_DIR [PACK_DIR]}

@@ -61,8 +61,7 @@ struct LibraryRoutes {
 
     func update() throws -> Response {
         guard let updates = try access().updates else { throw LibraryUpdateRefusal.noPublisher }
-        let status = try updates.startUpdate()
-        app.logger.info("library: an update was asked for (\(status.publisherURL ?? "no publisher"))")
+        let status = try updates.startUpdate()  // the update service logs it
         return .json(bytes: LibraryJSON.updateOnly(status), status: .accepted)
     }
 

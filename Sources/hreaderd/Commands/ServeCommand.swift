@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    @Option(name: .long, help: ArgumentHelp("The library pack that comes with the program. Default: found beside the binary.",
+    @Option(name: .long, help: ArgumentHelp("The library pack that comes with the program (none: no pack). Default: found beside the binary.",
                                             valueName: "dir"))
     var bundledLibrary: String?
 

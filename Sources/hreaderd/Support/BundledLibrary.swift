@@ -22,10 +22,12 @@ struct BundledLibrary: Sendable {
 
     /// `--bundled-library`, else `$HREADERD_BUNDLED_LIBRARY`, else beside the binary: an installed one
     /// (`PREFIX/share/hreaderd/library/default`) or the build tree's (`.build/library/default`), as the web
-    /// app's files are found. nil when there is none.
+    /// app's files are found. nil when there is none, or when the option or variable says `none`.
     static func locate(option: String?, environment: [String: String]) throws(CLIError) -> BundledLibrary? {
-        if let option, !option.isEmpty { return try BundledLibrary(folder: option) }
-        if let value = environment["HREADERD_BUNDLED_LIBRARY"], !value.isEmpty { return try BundledLibrary(folder: value) }
+        for given in [option, environment["HREADERD_BUNDLED_LIBRARY"]] {
+            guard let given, !given.isEmpty else { continue }
+            return given == "none" ? nil : try BundledLibrary(folder: given)
+        }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let binDirectory = parentDirectory(of: executable)
         let candidates = [
