@@ -11,15 +11,22 @@
   5. page=year again, from a few keep-alive clients, while the generated 100,000-resource FHIR bundle is
      uploaded (POST /imports/files) and imported: p50/p99 of the requests made meanwhile (target p99 < 50 ms),
      the same page (from the payload cache) and each request another page (read from the store).
+  6. The health library over the default pack (.build/library/default): about.json and library search
+     (server time p50; targets 5 and 10 ms), an update of the pack from a local publisher, checked, downloaded,
+     verified and switched (target < 2 s), idle memory with the library installed and without (target: within
+     1 MiB).
 
 Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
 markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
 Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loopback traffic only)
        bench/run.py --only upload-latency [--bin DIR]     (figure 5 alone: about a minute)
-DIR (default .build/release) holds hreaderd, generate-records and hreaderd-bench. The daemon is started by
+       bench/run.py --only library [--bin DIR]            (figure 6 alone: about half a minute)
+DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
 import argparse
+import functools
+import http.server
 import itertools
 import json
 import os
@@ -32,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -43,10 +51,10 @@ END = "2025-01-01"  # the synthetic records' history ends here
 PAGES = ["day", "week", "month", "year", "decade", "all"]
 
 
-def bench_daemon(bin_dir, entries, seed, workdir, members=1):
+def bench_daemon(bin_dir, entries, seed, workdir, members=1, name=None):
     """The harness's Daemon over a state directory made for the benchmark: a synthetic family (or only its
     first person) of `entries` entries a person imported, and an API token. Not started."""
-    daemon = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, f"state-{entries}"))
+    daemon = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, name or f"state-{entries}"))
     daemon.init()
     records = daemon.generate(os.path.join(workdir, f"records-{entries}.ndjson"), entries=entries, seed=seed)
     if members == 1:  # only the family's first person
@@ -443,15 +451,155 @@ def upload_latency_line(u):
             f"p99.9 {u['p999_ms']:.2f} ms, max {u['max_ms']:.2f} ms, non-200 {u['non_200']} (target p99 < 50 ms)")
 
 
+LIBRARY_PACK = os.path.join(REPO, ".build", "library", "default")
+SERVER_LINE = re.compile(rb"GET (\S+) 200 (\d+)B (\d+\.\d)ms")
+LIBRARY_QUERIES = ["diabetes", "asthma", "flu", "blood pressure", "vaccine", "hepat", "cholesterol", "pregnancy", "a1c", "heart attack",
+                   "sleep", "cancer screening", "allergy", "covid", "kidney"]
+
+
+def server_times(daemon, paths, runs):
+    """Server time (ms, the daemon's access log) of GET each of `paths`, round robin, `runs` requests in all."""
+    time.sleep(0.1)
+    offset = os.path.getsize(daemon.log_path)
+    for i in range(runs):
+        daemon.get(paths[i % len(paths)])
+    times = []
+    for _ in range(200):
+        with open(daemon.log_path, "rb") as f:
+            f.seek(offset)
+            times = [float(m.group(3)) for m in SERVER_LINE.finditer(f.read())]
+        if len(times) >= runs:
+            break
+        time.sleep(0.01)
+    times.sort()
+    return {"p50_ms": statistics.median(times), "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))], "max_ms": times[-1],
+            "runs": len(times)}
+
+
+def wait_json(daemon, path, condition, timeout=60, interval=0.01):
+    deadline = time.monotonic() + timeout
+    while True:
+        body = json.loads(daemon.get(path))
+        if condition(body) or time.monotonic() > deadline:
+            return body
+        time.sleep(interval)
+
+
+def library(bin_dir, workdir):
+    """6. The health library over the default pack: memory without and with it, about.json and search server
+    times, and an update of the default pack (a newer version of the same content) from a local publisher."""
+    if not os.path.exists(os.path.join(LIBRARY_PACK, "manifest.json.sha256")):
+        subprocess.run([os.path.join(REPO, "scripts", "build-library-pack.sh")], check=True, capture_output=True)
+    r = {}
+    d = bench_daemon(bin_dir, 200, 2012, workdir, name="state-library")
+    # Idle memory without a library, then with the bundled pack installed (by an earlier start: the second
+    # start finds it there and opens nothing until a library request).
+    d.start("--idle-lock", "0", "--bundled-library", "none")
+    time.sleep(1)
+    r["idle_rss_mib_without"] = round(d.rss_kib() / 1024, 1)
+    d.stop()
+    started = time.perf_counter()
+    d.start("--idle-lock", "0", "--bundled-library", LIBRARY_PACK)
+    wait_json(d, "/library.json", lambda b: b.get("installed") is not None)
+    r["bundled_install_s"] = round(time.perf_counter() - started, 2)
+    d.stop()
+    d.start("--idle-lock", "0", "--bundled-library", LIBRARY_PACK)
+    time.sleep(1)
+    r["idle_rss_mib_with"] = round(d.rss_kib() / 1024, 1)
+    installed = json.loads(d.get("/library.json"))["installed"]
+    r["pack"] = {"version": installed["version"], "topics": installed["topics"], "vaccines": installed["vaccines"],
+                 "gz_bytes": json.load(open(os.path.join(LIBRARY_PACK, "manifest.json")))["database"]["bytes"]}
+    # The entries a person opens "About this" on: immunizations, conditions and results of the record.
+    patient = json.loads(d.get("/patients.json"))["current"]
+    timeline = json.loads(d.get(f"/timeline.json?page=all&end={END}"))
+    ids = [e["id"] for key in ("immunizations", "conditions", "results") for e in timeline.get(key, [])]
+    about = [f"/patients/{patient}/entries/{i}/about.json" for i in ids]
+    with_topic = sum(1 for p in about if json.loads(d.get(p))["topics"])  # also warms the connection
+    r["about"] = server_times(d, about, 300)
+    r["about"]["entries"] = len(about)
+    r["about"]["with_a_topic"] = with_topic
+    searches = ["/library/search.json?q=" + urllib.parse.quote(q) for q in LIBRARY_QUERIES]
+    r["search"] = server_times(d, searches, 300)
+    r["idle_rss_mib_after_use"] = round(d.rss_kib() / 1024, 1)
+    d.stop()
+
+    # An update: the same content as a newer version, signed by a publisher key, served as static files.
+    tool = os.path.join(bin_dir, "hreaderd-library-pack")
+    publisher = os.path.join(workdir, "publisher")
+    key = os.path.join(workdir, "publisher.pem")
+    subprocess.run([tool, "keygen", "--output", key], check=True, capture_output=True)
+    newer = installed["version"] + ".1"
+    content = os.path.join(REPO, "Resources", "library")
+    subprocess.run([tool, "build", "--content", content + "/content", "--codes", content + "/codes", "--strings", content + "/strings",
+                    "--key", key, "--version", newer, "--output", publisher], check=True, capture_output=True)
+    handler = functools.partial(QuietFiles, directory=publisher)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        d.start("--idle-lock", "0", "--bundled-library", LIBRARY_PACK, "--library-url", f"http://127.0.0.1:{server.server_port}",
+                "--library-public-key", key + ".pub")
+        wait_json(d, "/library.json", lambda b: b.get("available") is not None)
+        started = time.perf_counter()
+        status, _ = d.http("POST", "/library/update")
+        if status != 202:
+            raise RuntimeError(f"POST /library/update answered {status}")
+        done = wait_json(d, "/library.json", lambda b: b["update"]["state"] in ("installed", "failed"), interval=0.005)
+        r["update_s"] = round(time.perf_counter() - started, 3)
+        if done["update"]["state"] != "installed":
+            raise RuntimeError(f"the library update failed: {done['update']}")
+        logged = None
+        for _ in range(200):  # the log's own thread writes a few milliseconds later
+            logged = re.search(rb"switched in (\d+) ms", open(d.log_path, "rb").read())
+            if logged:
+                break
+            time.sleep(0.01)
+        r["update_logged_ms"] = int(logged.group(1)) if logged else None
+        r["update_version"] = done["installed"]["version"]
+        d.stop()
+    finally:
+        server.shutdown()
+    return r
+
+
+class QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def library_lines(r):
+    a, s = r["about"], r["search"]
+    return [
+        f"Health library, the default pack {r['pack']['version']} ({r['pack']['topics']} topics, {r['pack']['vaccines']} vaccines, "
+        f"{r['pack']['gz_bytes']:,} bytes gzipped), over a synthetic patient of 200 entries:",
+        f"  about.json: {a['p50_ms']:.1f} ms p50, {a['p99_ms']:.1f} ms p99 server time over {a['entries']} immunizations, conditions and results"
+        f" ({a['with_a_topic']} with a topic; target p50 < 5 ms)",
+        f"  library search: {s['p50_ms']:.1f} ms p50, {s['p99_ms']:.1f} ms p99 over {len(LIBRARY_QUERIES)} queries (target p50 < 10 ms)",
+        f"  update to {r['update_version']} from a local publisher: {r['update_s']:.2f} s from POST /library/update to installed"
+        f" ({r['update_logged_ms']} ms in the daemon: checked, downloaded, verified and switched; target < 2 s)",
+        f"  idle memory: {r['idle_rss_mib_without']} MiB without a library, {r['idle_rss_mib_with']} MiB with it installed"
+        f" (target: within 1 MiB), {r['idle_rss_mib_after_use']} MiB after the requests above; the bundled pack installed at a first start"
+        f" in {r['bundled_install_s']} s",
+    ]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of each measured wrk run (default 10)")
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
                         help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
     parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
-    parser.add_argument("--only", choices=["upload-latency"],
-                        help="run only this figure and print it (upload-latency: page=year while a large upload imports)")
+    parser.add_argument("--only", choices=["upload-latency", "library"],
+                        help="run only this figure and print it (upload-latency: page=year while a large upload imports;"
+                             " library: about.json, search, an update and memory over the default pack)")
     args = parser.parse_args()
+    if args.only == "library":
+        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+        try:
+            print("\n".join(library_lines(library(args.bin, workdir))))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     if args.only == "upload-latency":
         workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
         try:
@@ -544,6 +692,9 @@ def main():
         out = subprocess.run([os.path.join(args.bin, "hreaderd-bench"), "--json", bench_json], check=True, capture_output=True, text=True)
         results["store_and_import"] = json.load(open(bench_json))
         results["store_and_import_table"] = out.stdout
+
+        # 6. The health library.
+        results["library"] = library(args.bin, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report(results, sizes)
@@ -588,6 +739,8 @@ def report(r, sizes):
     w(f"  page=all ({m['all_mb']} MB, written as it is read) by {m['all_clients']} clients at once: {m['all_seconds']} s,"
       f" the daemon's peak {m['all_peak_mib']} MiB (target 128 MiB; {m['rss_before_mib']} MiB before; {m['rss_after_mib']} MiB"
       " after the month pages, its readers' page caches full)")
+    for line in library_lines(r["library"]):
+        w(line)
     b = r["binary"]
     w(f"release binary: {b.get('installed_mb', '?')} MB as installed (stripped; target < 40 MB), {b['built_mb']} MB as built "
       f"(with symbols and debug information); ICU, FoundationNetworking or FoundationXML symbols in it: {b['heavy_symbols']}")
