@@ -4,7 +4,7 @@
 import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
 import { dayString, formatDate, formatWindow, plural } from './js/format.js';
-import { SUMMARY, VIEW_NAMES, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
+import { SUMMARY, viewName, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
 import { LANES, VITAL_LANE, setClosedStatuses } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
 import { ChartGrid } from './js/vitals-chart.js';
@@ -26,6 +26,7 @@ import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
 import { OwnReadingsList, readingItem } from './js/readings.js';
+import { onStringsChange, restoreStrings, translate } from './js/strings.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
 
@@ -73,6 +74,11 @@ const ui = {
   stepper: $('#stepper'),
   jump: $('#jump'),
 };
+
+// The texts of the page from the table kept from the last visit (the sign-in screen is drawn before a
+// session can read the table); the installed library's table replaces it once signed in.
+restoreStrings();
+translate();
 
 // Annotations go to the person shown (for linked records the daemon finds the entry's own record).
 const annotationPatient = () => state.payload?.patient.id || state.patientId;
@@ -135,6 +141,13 @@ $('#upload').addEventListener('close', () => {
   imports.markArrived(null);
 });
 const signIn = new SignIn({ api, onSignedIn: enterApp });
+
+// A new table (another language, a library update): the page's texts, and those the modules set, again.
+onStringsChange(() => {
+  translate();
+  signIn.drawTexts();
+  if (state.signedIn) retitle();
+});
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
 const people = new PeoplePanel($('#people'), {
   api,
@@ -441,7 +454,7 @@ function loadSummary() {
 function renderSummary(data, everything = data) {
   const person = picker.find(data.patient.id) || data.patient;
   showPerson(data.patient.id, data.patient.name, person);
-  document.title = `${data.patient.name || 'Unnamed'} — Summary — hreaderd`;
+  retitle();
   summary.render(data, person, everything);
 }
 
@@ -472,6 +485,19 @@ function markControls() {
   ui.endDate.value = state.window.end || (state.window.view === 'all' ? '' : dayString(new Date()));
 }
 
+/** The page's title and the timeline's count line, which name the view (from the string table). */
+function retitle() {
+  const view = state.window.view;
+  if (view === SUMMARY) {
+    if (state.summary) document.title = `${state.summary.patient.name || 'Unnamed'} — ${viewName(SUMMARY)} — hreaderd`;
+    return;
+  }
+  if (!state.payload) return;
+  document.title = `${state.payload.patient.name} — ${viewName(view)} — hreaderd`;
+  const { count, posts, hidden } = state.counts || { count: 0, posts: 0, hidden: 0 };
+  ui.summary.textContent = `${viewName(view)} view · ${plural(count, 'record entry', 'record entries')}${posts ? ` · ${plural(posts, 'note')} of yours` : ''}${hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : ''}`;
+}
+
 function recordCount(payload) {
   return LANES.reduce((n, lane) => n + (payload[lane.key]?.length || 0), 0) + (payload.ongoing?.length || 0);
 }
@@ -484,12 +510,12 @@ function render(fullPayload) {
   showPerson(payload.patient.id, payload.patient.name, person);
   const label = formatWindow(payload.start_date, payload.end_date, view);
   ui.windowLabel.textContent = label;
-  document.title = `${payload.patient.name} — ${VIEW_NAMES[view]} — hreaderd`;
+  state.counts = { count: recordCount(payload), posts: payload.timeline_entries?.length || 0, hidden };
+  retitle();
 
-  const count = recordCount(payload);
+  const { count, posts: postCount } = state.counts;
   const inWindow = count - (payload.ongoing?.length || 0);
-  const postCount = payload.timeline_entries?.length || 0;
-  ui.summary.textContent = `${VIEW_NAMES[view]} view · ${plural(count, 'record entry', 'record entries')}${postCount ? ` · ${plural(postCount, 'note')} of yours` : ''}${hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : ''}`;
+
 
   // Nothing dated in the window: say so and offer the latest entry. When open conditions or
   // medications (or the user's notes) are still drawn, the notice stands above the lanes.

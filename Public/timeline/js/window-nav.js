@@ -3,11 +3,14 @@
 // reload, back and forward work.
 
 import { dayString, formatTick } from './format.js';
+import { t } from './strings.js';
 
 /** The summary of tiles: not a time window (no end, no stepping). */
 export const SUMMARY = 'summary';
 export const VIEWS = [SUMMARY, 'day', 'week', 'month', 'year', 'decade', 'all'];
 export const VIEW_NAMES = { summary: 'Summary', day: 'Day', week: 'Week', month: 'Month', year: 'Year', decade: 'Decade', all: 'All' };
+/** A view's name from the string table (app.view.*), its English name the fallback. */
+export const viewName = (view) => t(`app.view.${view}`, VIEW_NAMES[view] ?? view);
 export const DEFAULT_VIEW = SUMMARY;
 
 /** Whether a view is a window of the timeline (every view but the Summary). */
