@@ -18,12 +18,12 @@ export function onSignedOut(fn) {
   listeners.add(fn);
 }
 
-async function request(method, path, { query, body, raw, quiet, background } = {}) {
+async function request(method, path, { query, body, raw, quiet, background, signal } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, value);
   }
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' };
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store', signal };
   // A poll the page makes on its own is not the person using the store: it must not keep it from locking.
   if (background) init.headers['X-Hreaderd-Background'] = '1';
   if (body !== undefined) {
@@ -37,7 +37,9 @@ async function request(method, path, { query, body, raw, quiet, background } = {
   let response;
   try {
     response = await fetch(url, init);
-  } catch {
+  } catch (error) {
+    // Cancelled by the page (a panel closed before its answer came): not the daemon's failure.
+    if (error?.name === 'AbortError') throw new ApiError(0, 'aborted', 'Cancelled.');
     throw new ApiError(0, 'offline', 'The hreaderd daemon does not answer. Is it running?');
   }
   if (response.status === 204) return null;
@@ -120,6 +122,17 @@ export const api = {
   backUp: () => request('POST', '/backups'),
   // The audit trail, newest first: {action, limit, cursor}; next_cursor of one page asks for the next.
   audit: (params) => request('GET', '/audit.json', { query: params }),
+
+  // The health library (a pack of public content beside the record). Without a pack every route but
+  // /library.json answers 404 no_library. library(): what is installed, what the publisher offers and the
+  // update's progress; updateLibrary(): 202, or 409 while one runs.
+  library: ({ background } = {}) => request('GET', '/library.json', { background }),
+  updateLibrary: () => request('POST', '/library/update'),
+  librarySearch: (q, limit) => request('GET', '/library/search.json', { query: { q, limit } }),
+  libraryTopic: (id, { signal } = {}) => request('GET', `/library/topics/${encodeURIComponent(id)}.json`, { signal }),
+  about: (patient, entry, { signal } = {}) => request('GET', `${entryPath(patient, entry)}/about.json`, { signal }),
+  // The app's string table in a language: {language, strings: {key: text}}, English under every key it lacks.
+  libraryStrings: (lang) => request('GET', '/library/strings.json', { query: { lang } }),
 };
 
 function patientPath(patient) {
