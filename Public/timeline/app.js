@@ -26,7 +26,10 @@ import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
 import { OwnReadingsList, readingItem } from './js/readings.js';
-import { onStringsChange, restoreStrings, translate } from './js/strings.js';
+import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, translate } from './js/strings.js';
+import { AboutEntry } from './js/about-entry.js';
+import { LibraryPanel } from './js/library.js';
+import { LibraryBanner } from './js/library-banner.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
 
@@ -82,7 +85,38 @@ translate();
 
 // Annotations go to the person shown (for linked records the daemon finds the entry's own record).
 const annotationPatient = () => state.payload?.patient.id || state.patientId;
+
+// The health library: its state and update banner, its view, and "About this" in an entry's details.
+const libraryBanner = new LibraryBanner($('#library-banner'), {
+  api,
+  onInfo: (info, previous) => {
+    library.setAvailable(Boolean(info?.installed));
+    // A pack installed (or another one now): its string table. None: English.
+    if (info?.installed && info.installed.version !== previous?.installed?.version) loadAppStrings();
+    else if (info && !info.installed) clearStrings();
+  },
+});
+const library = new LibraryPanel($('#library'), $('#library-button'), {
+  api,
+  info: () => libraryBanner.info,
+  onLanguage: (tag) => {
+    setLanguageSetting(tag);
+    loadAppStrings();
+  },
+});
+const aboutEntry = new AboutEntry({
+  load: (entry, signal) => api.about(annotationPatient(), entry.id, { signal }),
+  topic: (id, signal) => api.libraryTopic(id, { signal }),
+  enabled: () => Boolean(libraryBanner.info?.installed),
+  openTopic: (id, trigger) => library.open(trigger, { topic: id }),
+});
+
+function loadAppStrings() {
+  return loadStrings((lang) => api.libraryStrings(lang));
+}
+
 const details = new EntryDetails($('#details'), {
+  about: aboutEntry,
   onDeletePost: deletePost,
   annotations: {
     save: async (entry, body) => (await api.saveAnnotation(annotationPatient(), entry.id, body)).annotation,
@@ -146,6 +180,8 @@ const signIn = new SignIn({ api, onSignedIn: enterApp });
 onStringsChange(() => {
   translate();
   signIn.drawTexts();
+  library.redraw();
+  libraryBanner.draw();
   if (state.signedIn) retitle();
 });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
@@ -309,6 +345,7 @@ async function enterApp() {
   const arrival = takeImportsAddress();
   const importsShown = imports.start();
   backups.start();
+  libraryBanner.start();
   // Back from a provider's sign-in: what the first import has brought is in the family list too.
   if (arrival) await importsShown;
   await loadPatients();
@@ -322,6 +359,8 @@ function leaveApp(reason) {
   state.summary = null;
   state.patients.clear();
   imports.stop();
+  libraryBanner.stop();
+  library.reset();
   details.close();
   uploads.close();
   people.close();
@@ -515,7 +554,6 @@ function render(fullPayload) {
 
   const { count, posts: postCount } = state.counts;
   const inWindow = count - (payload.ongoing?.length || 0);
-
 
   // Nothing dated in the window: say so and offer the latest entry. When open conditions or
   // medications (or the user's notes) are still drawn, the notice stands above the lanes.

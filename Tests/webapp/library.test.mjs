@@ -4,7 +4,7 @@
 import './support.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributionLines, bannerModel, groupCounts, isWebAddress, packSize, percent, publisherOf, sentence, shortSummary, snippetNodes, snippetRuns, updateRunning } from '../../Public/timeline/js/library-model.js';
+import { aboutSummary, attributionLines, bannerModel, groupCounts, isWebAddress, packSize, percent, publisherOf, sentence, shortSummary, snippetNodes, snippetRuns, summaryParagraphs, updateRunning } from '../../Public/timeline/js/library-model.js';
 import { setStrings } from '../../Public/timeline/js/strings.js';
 
 test('snippet parts become runs: matches marked, empty parts dropped, neighbours joined', () => {
@@ -107,4 +107,19 @@ test('groups of the results, most topics first; only web addresses are links', (
   assert.equal(isWebAddress('javascript:alert(1)'), false);
   assert.equal(isWebAddress('data:text/html,x'), false);
   assert.equal(isWebAddress('not a url'), false);
+});
+
+test('a summary in paragraphs: a new one at each question that opens a part, the question its lead', () => {
+  assert.deepEqual(summaryParagraphs('What is heart failure? Heart failure means that your heart  cannot pump. What causes heart failure? Many things: a, b. Who is at risk for it? Older people.'), [
+    { lead: 'What is heart failure?', text: 'Heart failure means that your heart cannot pump.' },
+    { lead: 'What causes heart failure?', text: 'Many things: a, b.' },
+    { lead: 'Who is at risk for it?', text: 'Older people.' },
+  ]);
+  assert.deepEqual(summaryParagraphs('A1C is a blood test. Is it accurate? Yes.'), [{ lead: '', text: 'A1C is a blood test.' }, { lead: 'Is it accurate?', text: 'Yes.' }]);
+  assert.deepEqual(summaryParagraphs('No question here.'), [{ lead: '', text: 'No question here.' }]);
+  assert.deepEqual(summaryParagraphs(''), []);
+  // About this shows the first part's words without its question, and says there is more.
+  assert.deepEqual(aboutSummary('What is heart failure? Heart failure means that your heart cannot pump. What causes it? Many things.'),
+    { text: 'Heart failure means that your heart cannot pump.', cut: true });
+  assert.deepEqual(aboutSummary('One short paragraph.'), { text: 'One short paragraph.', cut: false });
 });

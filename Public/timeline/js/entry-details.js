@@ -21,17 +21,21 @@ export class EntryDetails {
    * onDeletePost(post) returns a promise. annotations: {save(entry, body), remove(entry)} (promises;
    * save gives the stored annotation) and onChange() (redraws the timeline behind the dialog).
    * readings: {save(reading, body), remove(reading)} (promises; save gives the stored reading) and
-   * onChange() (redraws the timeline behind).
+   * onChange() (redraws the timeline behind). about: an AboutEntry (about-entry.js), whose section ("About
+   * this", from the health library) a record entry's details end with; asked for only once they open.
    */
-  constructor(dialog, { onDeletePost, annotations, readings }) {
+  constructor(dialog, { onDeletePost, annotations, readings, about = null }) {
     this.dialog = dialog;
     this.title = dialog.querySelector('#details-title');
     this.body = dialog.querySelector('#details-body');
     this.onDeletePost = onDeletePost;
     this.annotations = annotations;
     this.readings = readings;
+    this.about = about;
     this.entryId = null;
     this.modal = new Dialog(dialog, { fallback: (trigger) => this.redrawnTrigger(trigger) });
+    // Closed by Escape, ✕ or the backdrop as well as by close(): what the library was asked is dropped.
+    dialog.addEventListener('close', () => this.about?.cancel());
   }
 
   /** The same entry's mark (or row) after the timeline was drawn again behind the dialog. */
@@ -54,6 +58,7 @@ export class EntryDetails {
   }
 
   close() {
+    this.about?.cancel();
     this.modal.close();
   }
 
@@ -67,6 +72,7 @@ export class EntryDetails {
   }
 
   showGroup(group) {
+    this.about?.cancel();
     const { items, lane } = group;
     this.dialog.dataset.type = lane.type;
     const first = formatDate(group.t0 ?? items[0].t);
@@ -89,6 +95,7 @@ export class EntryDetails {
   }
 
   showItem(item, group) {
+    this.about?.cancel();
     const entry = item.entry;
     const post = item.post;
     const lane = laneOf(post ? 'post' : entry.type);
@@ -182,6 +189,9 @@ export class EntryDetails {
         h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => this.close() }, 'Show the chart')));
     }
     if (annotation) body.append(annotation.section);
+    // What the health library says about it: a record entry's (not a reading of the chart's own), asked now.
+    const about = !reading && this.about ? this.about.section(entry) : null;
+    if (about) body.append(about);
   }
 }
 

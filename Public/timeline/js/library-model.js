@@ -54,6 +54,36 @@ export function shortSummary(summary, limit = 280) {
   return { text: `${text.slice(0, cutAt).replace(/[\s,;:.]+$/, '')}…`, cut: true };
 }
 
+// A question that opens a part of a MedlinePlus summary ("What is asthma?", "Who is at risk for …?").
+const QUESTION = String.raw`(?:What|Who|How|Why|When|Where|Which|Can|Is|Are|Do|Does|Should|Will)\b[^.!?]{0,160}\?`;
+const QUESTION_START = new RegExp(String.raw`(?<=[.!?:])\s+(?=` + QUESTION + ')');
+const LEAD = new RegExp('^(' + QUESTION + String.raw`)\s*([\s\S]*)$`);
+
+/**
+ * A summary (flat text, as the pack holds it) as paragraphs: a new one at each question that opens a part of
+ * it, the question as its lead. [{lead, text}]; lead '' for a paragraph that does not open with one.
+ */
+export function summaryParagraphs(summary) {
+  const text = String(summary || '').replace(/\s+/g, ' ').trim();
+  if (!text) return [];
+  return text.split(QUESTION_START).map((part) => {
+    const match = LEAD.exec(part);
+    return match ? { lead: match[1], text: match[2] } : { lead: '', text: part };
+  });
+}
+
+/**
+ * What "About this" shows before Read more: the first paragraph's words (its question left out, the topic's
+ * title says as much), cut short. {text, cut}: cut tells whether there is more.
+ */
+export function aboutSummary(summary, limit = 280) {
+  const paragraphs = summaryParagraphs(summary);
+  if (!paragraphs.length) return { text: '', cut: false };
+  const first = paragraphs[0].text || paragraphs[0].lead;
+  const short = shortSummary(first, limit);
+  return { text: short.text, cut: short.cut || paragraphs.length > 1 || Boolean(paragraphs[0].lead && paragraphs[0].text) };
+}
+
 /** Whose content an attribution is: 'cdc' or 'medlineplus' (the default: topics are MedlinePlus's). */
 export function publisherOf(attribution, fallback = 'medlineplus') {
   const named = String(attribution?.publisher || '').toLowerCase();

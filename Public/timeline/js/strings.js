@@ -118,16 +118,19 @@ export async function loadStrings(read, lang = wantedLanguage()) {
   try {
     data = await read(lang);
   } catch (error) {
-    if (error?.code === 'no_library') {
-      setStrings({}, 'en');
-      forget();
-    }
+    if (error?.code === 'no_library') clearStrings();
     return false;
   }
   const strings = data?.strings && typeof data.strings === 'object' ? data.strings : {};
   setStrings(strings, data?.language || lang);
   try { localStorage.setItem(CACHE_KEY, JSON.stringify({ language: lang, strings: table })); } catch { /* not kept */ }
   return true;
+}
+
+/** No library (any more): English, the fallbacks, and no table kept for the next visit. */
+export function clearStrings() {
+  forget();
+  if (Object.keys(table).length || language !== 'en') setStrings({}, 'en');
 }
 
 function forget() {
