@@ -10,7 +10,9 @@ import { t } from './strings.js';
 import { bannerModel, updateRunning } from './library-model.js';
 
 const POLL_MS = 1000;
-const RECHECK_MS = 30 * 60 * 1000; // the offer, read again when the page is shown after this long
+// The offer, read again this often while the page is seen (the daemon asks the publisher daily), and when
+// the page is shown again after this long.
+const RECHECK_MS = 15 * 60 * 1000;
 const DISMISSED_KEY = 'hreaderd.libraryOfferDismissed';
 
 export class LibraryBanner {
@@ -59,8 +61,8 @@ export class LibraryBanner {
       info = await this.api.library({ background: true });
     } catch (error) {
       if (seq !== this.seq) return this.info;
-      // A daemon without a library (an older one) or a moment offline: no banner; try again later if running.
-      if (updateRunning(this.info)) this.schedule();
+      // A daemon without a library (an older one) or a moment offline: no banner now; asked again later.
+      if (error.status !== 401 && error.status !== 423) this.schedule();
       return this.info;
     }
     if (seq !== this.seq || !this.active) return this.info;
@@ -70,15 +72,16 @@ export class LibraryBanner {
     if (updateRunning(info)) this.started = true;
     this.draw();
     this.onInfo?.(info, previous);
-    if (updateRunning(info)) this.schedule();
+    this.schedule();
     return info;
   }
 
+  /** The next read: in a second while an update runs, else in a while; none while the page is hidden. */
   schedule() {
     clearTimeout(this.timer);
     // Only while the page is seen: a hidden tab goes on when it is shown again (visibility()).
     if (document.visibilityState !== 'visible' || !this.active) return;
-    this.timer = setTimeout(() => this.refresh(), POLL_MS);
+    this.timer = setTimeout(() => this.refresh(), updateRunning(this.info) ? POLL_MS : RECHECK_MS);
   }
 
   visibility() {
@@ -89,6 +92,7 @@ export class LibraryBanner {
       return;
     }
     if (updateRunning(this.info) || Date.now() - this.readAt > RECHECK_MS) this.refresh();
+    else this.schedule();
   }
 
   async update(button) {
