@@ -2,10 +2,12 @@
 Tools/harness/hreaderd_harness.py), headless Chromium over WebDriver, an attacker's web server on
 another origin, and small wait helpers."""
 
+import gzip
 import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -36,6 +38,7 @@ class Daemon(hreaderd_harness.Daemon):
         self.samples = Path(samples)
         self.patients = {}
         self.backup_dir = self.work / "backups"
+        self.publisher = None  # the library's publisher (LibraryPublisher), once prepare() made one
 
     def prepare(self):
         self.init()
@@ -47,6 +50,13 @@ class Daemon(hreaderd_harness.Daemon):
         self.patients = self.patients_by_name()
         self.backup_dir.mkdir(parents=True, exist_ok=True)
         self.cli("backup", "--output", self.backup_dir / time.strftime("hreaderd-%Y%m%d-%H%M%S.hrdbak", time.gmtime()))
+        # The health library: a pack of the project's content and strings (this tree's, so that the web app's
+        # keys are in it) installed before the start, and a publisher on loopback that offers the same
+        # version, so nothing is offered until a test publishes a newer one (LibraryPublisher.publish).
+        self.publisher = LibraryPublisher(self.tool("hreaderd-library-pack"), self.work / "publisher")
+        installed = self.publisher.build(LibraryPublisher.INSTALLED_VERSION)
+        self.publisher.publish(installed)
+        self.publisher.install(installed, self.state / "library")
 
     def patients_by_name(self):
         """{name: id} from `hreaderd patients`, a table whose columns start where its header's words do
@@ -66,10 +76,26 @@ class Daemon(hreaderd_harness.Daemon):
             patients[line[name_at:next_at].strip()] = line.split()[0]
         return patients
 
-    def start(self):
+    def start(self, port=None):
         self.backup_dir.mkdir(parents=True, exist_ok=True)
+        library = []
+        if self.publisher and self.serves_library():
+            library = ["--library-url", self.publisher.url, "--library-public-key", self.publisher.public_key]
         return super().start("--public-dir", PUBLIC_DIR, "--locked",
-                             "--backup-dir", self.backup_dir, "--backup-every", self.BACKUP_EVERY_HOURS, timeout=30)
+                             "--backup-dir", self.backup_dir, "--backup-every", self.BACKUP_EVERY_HOURS, *library,
+                             port=port, timeout=30)
+
+    def serves_library(self):
+        """Whether this hreaderd takes a library publisher (serve --library-url)."""
+        if not hasattr(self, "_serves_library"):
+            self._serves_library = "--library-url" in self.run("serve", "--help", check=False, timeout=60).stdout
+        return self._serves_library
+
+    def restart(self):
+        """Stops the daemon and starts it again on the same port (locked, as at first): what it checks at start
+        (the library's publisher) is checked again. Sessions end with the process."""
+        self.stop()
+        return self.start(port=self.port)
 
     def request(self, method, path, body=None, auth=True):
         """(status, parsed JSON or None) for a request made with the API token."""
@@ -183,6 +209,158 @@ class AttackerSite:
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class LibraryPublisher:
+    """A publisher of health library packs on loopback, as a real one serves its folder over HTTPS: a key of
+    its own (the daemon trusts its public half, --library-public-key), packs built by the project's
+    hreaderd-library-pack from Resources/library (content, code tables and this tree's string tables), and a
+    static server of one folder. The pack's file is sent slowly (`rate` bytes a second), and a test can hold
+    it after `hold_at` bytes until it lets it go (release()), so that a download's progress is seen.
+
+    A pack may carry one more topic than the project's content (`extra_topic`): a made-up topic whose title
+    and summary hold markup, which the app must show as text."""
+
+    INSTALLED_VERSION = "2025.10.1"
+    NEWER_VERSION = "2025.10.2"
+    EXTRA_TOPIC = {
+        "id": "990001", "title": "Zzyzx <b>test</b> topic", "url": "https://medlineplus.gov/zzyzx-test.html", "language": "en",
+        "also_called": ["Zzyzx syndrome <i>"],
+        "summary_text": "Zzyzx is a made-up topic of the browser tests. <img src=x onerror=\"document.title='xss'\">"
+                        "<script>window.__xss = 1</script> Its markup is shown as text, never run.",
+        "credit": "hreaderd browser tests <em>", "groups": ["Health System"], "mesh": [],
+        "related": [{"id": "199", "title": "Heart Failure"}],
+    }
+
+    def __init__(self, tool, root, rate=600_000):
+        self.tool = Path(tool)
+        if not self.tool.exists():
+            raise RuntimeError(f"{self.tool} is missing: build it beside hreaderd (swift build --product hreaderd-library-pack)")
+        self.root = Path(root)
+        self.site = self.root / "site"  # what the server serves
+        self.site.mkdir(parents=True, exist_ok=True)
+        self.key = self.root / "publisher.pem"
+        self.public_key = Path(f"{self.key}.pub")
+        self.run("keygen", "--output", self.key)
+        self.rate = rate
+        self.hold_at = None
+        self.released = threading.Event()
+        self.requests = []  # (method, path, Range header) of each request, in order
+        handler = partial(PublisherHandler, self, directory=str(self.site))
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, *args):
+        result = subprocess.run([str(self.tool), *map(str, args)], capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            raise RuntimeError(f"hreaderd-library-pack {' '.join(map(str, args[:1]))} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def build(self, version, extra_topic=False):
+        """A pack of this version from Resources/library (and the made-up topic when extra_topic); its folder."""
+        resources = ROOT / "Resources" / "library"
+        content = resources / "content"
+        if extra_topic:
+            content = self.root / f"content-{version}"
+            shutil.rmtree(content, ignore_errors=True)
+            content.mkdir(parents=True)
+            for source in (resources / "content").iterdir():
+                if source.name.startswith("medlineplus-topics.jsonl"):
+                    continue
+                shutil.copy(source, content / source.name)
+            with gzip.open(resources / "content" / "medlineplus-topics.jsonl.gz", "rt", encoding="utf-8") as f:
+                topics = f.read()
+            (content / "medlineplus-topics.jsonl").write_text(topics.rstrip("\n") + "\n" + json.dumps(self.EXTRA_TOPIC) + "\n")
+        output = self.root / f"pack-{version}"
+        shutil.rmtree(output, ignore_errors=True)
+        self.run("build", "--content", content, "--codes", resources / "codes", "--strings", resources / "strings",
+                 "--key", self.key, "--version", version, "--created", "2025-10-31T00:00:00Z", "--output", output)
+        return output
+
+    def install(self, pack, library_dir):
+        """Installs a pack into a state directory's library folder, as `hreaderd library install` would."""
+        self.run("install", pack, "--library", library_dir, "--public-key", self.public_key)
+
+    def publish(self, pack):
+        """Serves this pack from now on: its database first, the manifest and its signature last."""
+        manifest = json.loads((Path(pack) / "manifest.json").read_text())
+        shutil.copy(Path(pack) / manifest["database"]["file"], self.site / manifest["database"]["file"])
+        for name in ("manifest.json.sig", "manifest.json"):
+            shutil.copy(Path(pack) / name, self.site / f".{name}.tmp")
+            os.replace(self.site / f".{name}.tmp", self.site / name)
+        return manifest
+
+    def hold(self, at_bytes):
+        """The next downloads of a pack stop after at_bytes until release()."""
+        self.released.clear()
+        self.hold_at = at_bytes
+
+    def release(self):
+        self.hold_at = None
+        self.released.set()
+
+    def stop(self):
+        self.release()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class PublisherHandler(QuietHandler):
+    """The publisher's static files; a pack's .gz slowly (and held when the publisher says so), with Range."""
+
+    def __init__(self, publisher, *args, **kwargs):
+        self.publisher = publisher
+        super().__init__(*args, **kwargs)
+
+    def send_head(self):
+        self.publisher.requests.append((self.command, self.path, self.headers.get("Range")))
+        self.range_start = 0
+        match = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range") or "")
+        if not match or not self.path.endswith(".gz"):
+            return super().send_head()
+        path = self.translate_path(self.path)
+        try:
+            f = open(path, "rb")
+        except OSError:
+            self.send_error(404)
+            return None
+        size = os.fstat(f.fileno()).st_size
+        start = int(match.group(1))
+        if start >= size:
+            f.close()
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{size}")
+            self.end_headers()
+            return None
+        f.seek(start)
+        self.range_start = start
+        self.send_response(206)
+        self.send_header("Content-Type", "application/gzip")
+        self.send_header("Content-Length", str(size - start))
+        self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
+        self.end_headers()
+        return f
+
+    def copyfile(self, source, outputfile):
+        if not self.path.endswith(".gz"):
+            return super().copyfile(source, outputfile)
+        sent = self.range_start
+        chunk = 32 * 1024
+        while True:
+            hold_at = self.publisher.hold_at
+            if hold_at is not None and sent >= hold_at:
+                self.publisher.released.wait(60)
+            data = source.read(chunk if hold_at is None or sent >= hold_at else min(chunk, hold_at - sent))
+            if not data:
+                return
+            outputfile.write(data)
+            outputfile.flush()
+            sent += len(data)
+            time.sleep(len(data) / self.publisher.rate)
 
 
 # Tries to read the timeline with the browser's cookies, and to post with fetch; writes what it saw

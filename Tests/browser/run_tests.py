@@ -5,7 +5,8 @@ python3-selenium).
 
     /usr/bin/python3 Tests/browser/run_tests.py [--bin DIR] [--only NAME…] [--keep]
 
---bin DIR: the folder of hreaderd and the tools built beside it (generate-records, rhex-sandbox);
+--bin DIR: the folder of hreaderd and the tools built beside it (generate-records, rhex-sandbox, fhir-sandbox,
+hreaderd-library-pack);
 default $HREADERD_BIN_DIR, else the folder of $HREADERD_BIN (a path to hreaderd), else .build/debug.
 Environment: HREADERD_SAMPLES (default ../shared/rhex-samples), HREADERD_SCREENSHOTS (default
 .build/browser-screenshots). The daemon is started by Tools/harness/hreaderd_harness.py.
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import ROOT, AttackerSite, Browser, Daemon, Skip, make_workdir  # noqa: E402
 import app_tests  # noqa: E402
 import attack_tests  # noqa: E402
+import library_tests  # noqa: E402
 
 
 def main():
@@ -51,7 +53,7 @@ def main():
         print(f"browser tests skipped: the sample records are not in {samples} (they live in shared/rhex-samples beside the repository)")
         print("0 passed, 0 failed, 1 skipped")
         return 0
-    missing = [name for name in ("hreaderd", "generate-records") if not (bin_dir / name).exists()]
+    missing = [name for name in ("hreaderd", "generate-records", "hreaderd-library-pack") if not (bin_dir / name).exists()]
     if missing:
         print(f"browser tests: {' and '.join(missing)} missing in {bin_dir}; build first (swift build"
               + "".join(f" --product {name}" for name in missing) + ")")
@@ -64,7 +66,7 @@ def main():
         print("0 passed, 1 failed")
         return 1
 
-    tests = app_tests.TESTS + attack_tests.TESTS
+    tests = app_tests.TESTS + library_tests.TESTS + attack_tests.TESTS
     if args.only:
         # The daemon starts locked, and every other test assumes the session the sign-in test makes: it runs
         # first whatever was chosen.
@@ -121,6 +123,8 @@ def main():
             attacker.stop()
         if daemon:
             daemon.stop()
+            if daemon.publisher:
+                daemon.publisher.stop()
             if failed and daemon.log_path:
                 print("--- daemon log (last lines) ---")
                 print(daemon.log_tail(30))
