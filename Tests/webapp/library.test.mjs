@@ -91,6 +91,9 @@ test('the banner: an offer with version and size, progress while it runs, then h
   assert.deepEqual(bannerModel(failed, { started: true }), {
     state: 'failed', text: 'The library update failed: The signature does not verify. The library you have stays as it was.', progress: null, action: 'retry' });
   assert.equal(updateRunning(failed), false);
+  const stays = { ...failed, update: { state: 'failed', error: 'The file was changed or damaged. The installed pack stays.' } };
+  assert.equal(bannerModel(stays, { started: true }).text,
+    'The library update failed: The file was changed or damaged. The library you have stays as it was.');
 });
 
 test('an error in words ends as a sentence', () => {

@@ -156,7 +156,10 @@ export function bannerModel(library, { started = false } = {}) {
       if (!started && !available) return null;
       return {
         state: 'failed',
-        text: t('library.update.failed', 'The library update failed: {reason} The library you have stays as it was.', { reason: sentence(update.error) }),
+        // The daemon's reason often ends as the table's text does ("The installed pack stays."): said once.
+        text: t('library.update.failed', 'The library update failed: {reason} The library you have stays as it was.', {
+          reason: sentence(update.error).replace(/(?<=[.!?])\s*The installed pack stays\.$/, ''),
+        }),
         progress: null,
         action: available ? 'retry' : null,
       };
