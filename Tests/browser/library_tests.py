@@ -5,6 +5,7 @@ topics, source lines and the publisher's page), the update banner with the downl
 LibraryPublisher serves a newer pack, slowly, held halfway), and the app in the test language (fr.tsv: a key
 it has shows French, one it lacks English). Every test also checks the console and CSP, as the others do."""
 
+import json
 import re
 import time
 
@@ -430,6 +431,44 @@ def test_library_update_banner_with_progress(t):
     assert not t.find("#library-banner").is_displayed(), "an update this page did not ask for is not announced"
 
 
+def test_library_update_that_fails_says_why(t):
+    """A newer pack whose file is not what its signed manifest says: the banner follows the update to its end
+    and says why it failed in words, with Try again; the installed pack stays as it was."""
+    needs_library(t)
+    publisher = t.daemon.publisher
+    before = t.daemon.api("/library.json")["installed"]["version"]
+    bad = publisher.build("2099.1", extra_topic=False)
+    manifest = json.loads((bad / "manifest.json").read_text())
+    data = bytearray((bad / manifest["database"]["file"]).read_bytes())
+    data[len(data) // 2] ^= 0xFF  # the same size, another SHA-256
+    (bad / manifest["database"]["file"]).write_bytes(bytes(data))
+    publisher.publish(bad)
+    try:
+        t.daemon.restart()
+        status, _ = t.daemon.request("POST", "/session", {"password": PASSWORD}, auth=False)
+        assert status == 200, status
+        wait_until(lambda: (t.daemon.api("/library.json")["available"] or {}).get("version") == "2099.1", timeout=20,
+                   message="the daemon to offer the pack")
+        show_person(t, t.henry, "#/decade/2011-01-01")
+        banner = wait_until(lambda: (lambda b: b if b.is_displayed() else None)(t.find("#library-banner")), message="the update banner")
+        t.click(t.find('button[data-action="update"]', banner))
+        wait_until(lambda: banner.get_attribute("data-state") == "failed", timeout=30, message="the update to fail")
+        info = t.daemon.api("/library.json")
+        text = t.find(".library-banner-text", banner).text
+        assert text.startswith("The library update failed: ") and text.endswith("The library you have stays as it was."), text
+        reason = info["update"]["error"]
+        assert reason and reason.split(": ")[0] in text, (info["update"], text)
+        assert text.count("stays") == 1, f"what stays is said once: {text}"
+        assert t.find('button[data-action="retry"]', banner).text == "Try again"
+        assert info["installed"]["version"] == before, "the installed pack stays"
+        t.screenshot("library-banner-failed-desktop-light", full=False)
+    finally:
+        # Nothing newer offered for the tests after this one.
+        publisher.publish(publisher.root / f"pack-{before}")
+        t.daemon.restart()
+        t.daemon.request("POST", "/session", {"password": PASSWORD}, auth=False)
+
+
 def test_app_in_the_test_language(t):
     """French from the Library view's language setting: a key fr.tsv has shows French (the header's Sign out,
     the view names, the library's title and Search button, the sign-in screen's Password), one it lacks English
@@ -488,4 +527,5 @@ TESTS = [
     test_library_search_and_a_topic,
     test_app_in_the_test_language,
     test_library_update_banner_with_progress,
+    test_library_update_that_fails_says_why,
 ]
