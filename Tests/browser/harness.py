@@ -80,7 +80,9 @@ class Daemon(hreaderd_harness.Daemon):
         self.backup_dir.mkdir(parents=True, exist_ok=True)
         library = []
         if self.publisher and self.serves_library():
-            library = ["--library-url", self.publisher.url, "--library-public-key", self.publisher.public_key]
+            # Only the pack the harness installed (this tree's strings), never one found beside the binary.
+            library = ["--library-url", self.publisher.url, "--library-public-key", self.publisher.public_key,
+                       "--bundled-library", "none"]
         return super().start("--public-dir", PUBLIC_DIR, "--locked",
                              "--backup-dir", self.backup_dir, "--backup-every", self.BACKUP_EVERY_HOURS, *library,
                              port=port, timeout=30)
