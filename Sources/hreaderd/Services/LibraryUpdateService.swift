@@ -96,23 +96,16 @@ final class LibraryUpdateService: Service, LibraryUpdates {
             let generation = wakeup.generation
             if state.withLock({ $0.pending }) {
                 await update()
-                nextCheck = now() + settings.checkIntervalSeconds  // an update asked the publisher
-                setNextCheck(nextCheck)
+                nextCheck = state.withLock { $0.status.check.nextAt } ?? now() + settings.checkIntervalSeconds
                 continue
             }
             if now() >= nextCheck {
-                await check()
-                nextCheck = now() + settings.checkIntervalSeconds
-                setNextCheck(nextCheck)
+                nextCheck = await check()
             }
             if library.closeIfIdle(seconds: settings.idleCloseSeconds) { logger.debug("library: its connection was idle, and is closed") }
             let wait = min(max(1, nextCheck - now()), settings.tickSeconds)
             await wakeup.wait(since: generation, upTo: Double(wait))
         }
-    }
-
-    private func setNextCheck(_ at: Int64) {
-        state.withLock { $0.status.check.nextAt = at }
     }
 
     /// The bundled pack, when the library has none or an older one.
@@ -135,12 +128,15 @@ final class LibraryUpdateService: Service, LibraryUpdates {
         }
     }
 
-    /// A check of the publisher: a newer pack is recorded as available.
-    func check() async {
-        guard let updater else { return }
+    /// A check of the publisher: a newer pack is recorded as available. Returns when the next check is due,
+    /// recorded with the check's time in one step (a reader never sees a check without its next one).
+    @discardableResult
+    func check() async -> Int64 {
+        let at = now()
+        let next = at + settings.checkIntervalSeconds
+        guard let updater else { return next }
         let fetcher = HTTPFetcher(timeoutSeconds: settings.timeoutSeconds, maxConnectionsPerHost: 1)
         defer { fetcher.close() }
-        let at = now()
         do {
             let offer = try await updater.check(fetcher: fetcher)
             let installed = try? library.installed()
@@ -148,7 +144,7 @@ final class LibraryUpdateService: Service, LibraryUpdates {
             let previous = state.withLock { state -> PackVersion? in
                 let previous = state.status.available?.version
                 state.status.available = newer ? Self.offer(offer) : nil
-                state.status.check = LibraryUpdateStatus.Check(at: at, nextAt: state.status.check.nextAt)
+                state.status.check = LibraryUpdateStatus.Check(at: at, nextAt: next)
                 return previous
             }
             if newer, previous != offer.manifest.version {
@@ -156,10 +152,11 @@ final class LibraryUpdateService: Service, LibraryUpdates {
             }
         } catch {
             state.withLock { state in
-                state.status.check = LibraryUpdateStatus.Check(at: at, nextAt: state.status.check.nextAt, error: error.description, errorCode: error.code)
+                state.status.check = LibraryUpdateStatus.Check(at: at, nextAt: next, error: error.description, errorCode: error.code)
             }
             logger.warning("library: the check of \(updater.publisher.text) failed (\(error.code)): \(error); it is tried again at the next check")
         }
+        return next
     }
 
     /// An update asked for: check again, download, verify, install.
@@ -180,6 +177,7 @@ final class LibraryUpdateService: Service, LibraryUpdates {
             state.pending = false
             state.status.finishedAt = at
             state.status.check.at = at
+            state.status.check.nextAt = at + settings.checkIntervalSeconds  // the update asked the publisher
             switch result {
             case .success(let pack):
                 state.status.state = .installed
