@@ -111,7 +111,11 @@ public struct PackVerifier: Sendable {
     /// `info` and row counts are the manifest's.
     static func checkDatabase(at path: String, against manifest: PackManifest) throws(LibraryError) {
         let db: Database
-        do { db = try Database(path: path, key: nil, mode: .readOnly) } catch {
+        // The library's small page cache: quick_check reads every page, and with the store's 16 MiB cache a
+        // daemon that installed a pack kept the whole database's worth of freed heap (6.7 MiB) resident.
+        var configuration = Database.Configuration()
+        configuration.cacheSizeKiB = Library.cacheSizeKiB
+        do { db = try Database(path: path, key: nil, mode: .readOnly, configuration: configuration) } catch {
             throw .databaseUnreadable(reason: error.message)
         }
         do {
