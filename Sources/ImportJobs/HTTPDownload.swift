@@ -146,18 +146,7 @@ extension HTTPFetcher {
                                 progress: progress)
         let transfer = Transfer(request: request, limit: Int(clamping: download.limit), timeoutSeconds: download.deadlineSeconds,
                                 display: Self.display(download.url), sink: sink)
-        let result: Result<HTTPAnswer, SyncError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                transfer.setContinuation(continuation)
-                if Task.isCancelled {
-                    transfer.finish(.failure(.stopped))
-                    return
-                }
-                driver.submit(transfer)
-            }
-        } onCancel: {
-            driver.cancel(transfer)
-        }
+        let result = await perform(transfer, on: driver)
         // The transfer has ended: the driver's thread no longer touches the sink.
         _ = fsync(fd)
         let answer = try result.get()

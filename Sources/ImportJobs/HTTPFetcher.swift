@@ -104,7 +104,14 @@ public final class HTTPFetcher: Sendable {
     public func fetch(_ request: HTTPRequest, limit: Int) async throws(SyncError) -> HTTPAnswer {
         let driver = try runningDriver()
         let transfer = Transfer(request: request, limit: limit, timeoutSeconds: timeoutSeconds, display: Self.display(request.url))
-        let result: Result<HTTPAnswer, SyncError> = await withTaskCancellationHandler {
+        return try await perform(transfer, on: driver).get()
+    }
+
+    /// Hands `transfer` to the driver and waits for its end; cancelling the task cancels the transfer (one
+    /// cancelled before it was handed over ends `stopped` without reaching the driver). For `fetch` and
+    /// `download` (HTTPDownload.swift), hence not private to this file.
+    func perform(_ transfer: Transfer, on driver: CurlDriver) async -> Result<HTTPAnswer, SyncError> {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.setContinuation(continuation)
                 if Task.isCancelled {
@@ -116,7 +123,6 @@ public final class HTTPFetcher: Sendable {
         } onCancel: {
             driver.cancel(transfer)
         }
-        return try result.get()
     }
 
     /// A URL as it may be shown: scheme, host, port and path; never the query.

@@ -84,23 +84,7 @@ package enum Gzip {
             return nil
         }
         defer { deflateEnd(&stream) }
-        var output: [UInt8] = []
-        var outBuffer = [UInt8](repeating: 0, count: chunk)
-        var input = bytes
-        var status: Int32 = Z_OK
-        input.withUnsafeMutableBufferPointer { inPointer in
-            stream.next_in = inPointer.baseAddress
-            stream.avail_in = uInt(inPointer.count)
-            repeat {
-                let produced = outBuffer.withUnsafeMutableBufferPointer { outPointer -> Int in
-                    stream.next_out = outPointer.baseAddress
-                    stream.avail_out = uInt(chunk)
-                    status = deflate(&stream, Z_FINISH)
-                    return chunk - Int(stream.avail_out)
-                }
-                output.append(contentsOf: outBuffer[0..<produced])
-            } while status == Z_OK
-        }
+        let (status, output) = pump(&stream, bytes, limit: Int.max, finishing: true) { deflate(&$0, Z_FINISH) }
         return status == Z_STREAM_END ? output : nil
     }
 
@@ -110,6 +94,17 @@ package enum Gzip {
         var stream = z_stream()
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
+        let (status, output) = pump(&stream, bytes, limit: limit, finishing: false) { CZlib.inflate(&$0, Z_NO_FLUSH) }
+        guard status == Z_STREAM_END, stream.avail_in == 0, output.count <= limit else { return nil }
+        return output
+    }
+
+    /// zlib's loop over bytes held in memory: feeds all of `bytes` to `step` (deflate or inflate) and
+    /// collects its output `chunk` by `chunk` while it answers `Z_OK`, stopping once past `limit` output
+    /// bytes. A `finishing` step (deflate with `Z_FINISH`) is called until it says the stream ended;
+    /// another stops too when it has used all its input and had room left. Returns the last status.
+    private static func pump(_ stream: inout z_stream, _ bytes: [UInt8], limit: Int, finishing: Bool,
+                             step: (inout z_stream) -> Int32) -> (status: Int32, output: [UInt8]) {
         var output: [UInt8] = []
         var outBuffer = [UInt8](repeating: 0, count: chunk)
         var input = bytes
@@ -121,13 +116,12 @@ package enum Gzip {
                 let produced = outBuffer.withUnsafeMutableBufferPointer { outPointer -> Int in
                     stream.next_out = outPointer.baseAddress
                     stream.avail_out = uInt(chunk)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    status = step(&stream)
                     return chunk - Int(stream.avail_out)
                 }
                 output.append(contentsOf: outBuffer[0..<produced])
-            } while status == Z_OK && output.count <= limit && (stream.avail_in > 0 || stream.avail_out == 0)
+            } while status == Z_OK && output.count <= limit && (finishing || stream.avail_in > 0 || stream.avail_out == 0)
         }
-        guard status == Z_STREAM_END, stream.avail_in == 0, output.count <= limit else { return nil }
-        return output
+        return (status, output)
     }
 }
