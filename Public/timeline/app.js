@@ -26,7 +26,7 @@ import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
 import { OwnReadingsList, readingItem } from './js/readings.js';
-import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, translate } from './js/strings.js';
+import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, t, translate } from './js/strings.js';
 import { AboutEntry } from './js/about-entry.js';
 import { LibraryPanel } from './js/library.js';
 import { LibraryBanner } from './js/library-banner.js';
@@ -182,7 +182,15 @@ onStringsChange(() => {
   signIn.drawTexts();
   library.redraw();
   libraryBanner.draw();
-  if (state.signedIn) retitle();
+  if (state.signedIn) {
+    retitle();
+    // The view the modules drew, again in the new language, from what it was drawn from (nothing is asked again).
+    if (state.window.view === SUMMARY) {
+      if (state.summary) renderSummary(state.summary, state.summaryEverything || state.summary);
+    } else if (state.payload) {
+      render(state.payload);
+    }
+  }
 });
 const picker = new PatientPicker($('#patient-select'), { onChange: selectPatient });
 const people = new PeoplePanel($('#people'), {
@@ -226,8 +234,8 @@ setUpForms({
       loadTimeline();
     } else {
       // The post is dated now, outside the window shown: say where it went.
-      showStatus(h('span', null, 'Saved. It is on today’s timeline. ',
-        h('button', { type: 'button', class: 'button small', onclick: () => go({ view: 'day', end: null }) }, 'Show today')));
+      showStatus(h('span', null, t('app.page.saved_it_is_on_todays', 'Saved. It is on today’s timeline. '),
+        h('button', { type: 'button', class: 'button small', onclick: () => go({ view: 'day', end: null }) }, t('app.page.show_today', 'Show today'))));
     }
   },
 });
@@ -291,7 +299,7 @@ function showServers(arrival) {
   imports.markArrived(arrival.name);
   const known = arrival.name && imports.sources.some((source) => source.name === arrival.name);
   $('#servers-note').textContent = known
-    ? `You are signed in at ${arrival.name}. Its first import is followed below.`
+    ? t('app.page.you_are_signed_in_at', 'You are signed in at {name}. Its first import is followed below.', { name: arrival.name })
     : '';
   imports.refresh();
   uploads.open(null, $('#servers-heading'));
@@ -329,7 +337,7 @@ async function boot() {
   try {
     session = await api.session();
   } catch (error) {
-    ui.boot.replaceChildren(h('p', null, error.message), h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Try again'));
+    ui.boot.replaceChildren(h('p', null, error.message), h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, t('app.page.try_again', 'Try again')));
     return;
   }
   ui.boot.hidden = true;
@@ -357,6 +365,7 @@ function leaveApp(reason) {
   state.signedIn = false;
   state.payload = null;
   state.summary = null;
+  state.summaryEverything = null;
   state.patients.clear();
   imports.stop();
   libraryBanner.stop();
@@ -387,7 +396,7 @@ async function loadPatients() {
     state.patientId = current?.id || null;
     picker.render(state.people, state.patientId);
   } catch (error) {
-    if (error.status !== 401 && error.status !== 423) showError(`Could not load the family list: ${error.message}`, loadPatients);
+    if (error.status !== 401 && error.status !== 423) showError(t('app.page.could_not_load_the_family', 'Could not load the family list: {message}', { message: error.message }), loadPatients);
   }
 }
 
@@ -411,7 +420,7 @@ async function showPatient(id) {
   try {
     await api.selectPatient(id);
   } catch (error) {
-    showError(`Could not switch to this person: ${error.message}`);
+    showError(t('app.page.could_not_switch_to_this', 'Could not switch to this person: {message}', { message: error.message }));
   }
   go({ view: 'all', end: null });
 }
@@ -421,7 +430,7 @@ async function selectPatient(id) {
   try {
     await api.selectPatient(id);
   } catch (error) {
-    showError(`Could not switch to this person: ${error.message}`);
+    showError(t('app.page.could_not_switch_to_this', 'Could not switch to this person: {message}', { message: error.message }));
   }
   await reload();
 }
@@ -437,7 +446,7 @@ async function load({ what, read, draw, retry }) {
   const seq = ++state.loadSeq;
   markControls();
   ui.main.setAttribute('aria-busy', 'true');
-  const slow = setTimeout(() => seq === state.loadSeq && showStatus('Loading…'), 250);
+  const slow = setTimeout(() => seq === state.loadSeq && showStatus(t('app.page.loading', 'Loading…')), 250);
   try {
     if (!state.patientId) await loadPatients();
     if (!state.patientId) {
@@ -455,7 +464,7 @@ async function load({ what, read, draw, retry }) {
     if (error.status === 401 || error.status === 423) return;
     if (error.code === 'no_patient') renderNoPatients();
     else if (error.code === 'unknown_patient') { state.patientId = null; await loadPatients(); if (state.patientId) reload(); }
-    else showError(`Could not load the ${what}: ${error.message}`, retry);
+    else showError(t('app.page.could_not_load_the', 'Could not load the {what}: {message}', { what, message: error.message }), retry);
   } finally {
     clearTimeout(slow);
     if (seq === state.loadSeq) ui.main.removeAttribute('aria-busy');
@@ -482,6 +491,7 @@ function loadSummary() {
     read: (personId) => Promise.all([api.summary(personId), api.summary(personId, true)]),
     draw: ([data, everything]) => {
       state.summary = data;
+      state.summaryEverything = everything;
       renderSummary(data, everything);
     },
     retry: loadSummary,
@@ -502,7 +512,7 @@ function showPerson(id, name, person) {
   if (state.orphansFor !== id) checkOrphans(id);
   documents.showFor(id);
   search.showFor(id);
-  ui.name.textContent = name || 'Unnamed';
+  ui.name.textContent = name || t('app.page.unnamed', 'Unnamed');
   ui.meta.textContent = personMeta(person);
   ui.exportLink.href = api.exportURL(id);
 }
@@ -528,13 +538,13 @@ function markControls() {
 function retitle() {
   const view = state.window.view;
   if (view === SUMMARY) {
-    if (state.summary) document.title = `${state.summary.patient.name || 'Unnamed'} — ${viewName(SUMMARY)} — hreaderd`;
+    if (state.summary) document.title = t('app.page.hreaderd', '{name} — {summary} — hreaderd', { name: state.summary.patient.name || 'Unnamed', summary: viewName(SUMMARY) });
     return;
   }
   if (!state.payload) return;
-  document.title = `${state.payload.patient.name} — ${viewName(view)} — hreaderd`;
+  document.title = t('app.page.hreaderd_2', '{name} — {view} — hreaderd', { name: state.payload.patient.name, view: viewName(view) });
   const { count, posts, hidden } = state.counts || { count: 0, posts: 0, hidden: 0 };
-  ui.summary.textContent = `${viewName(view)} view · ${plural(count, 'record entry', 'record entries')}${posts ? ` · ${plural(posts, 'note')} of yours` : ''}${hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : ''}`;
+  ui.summary.textContent = t('app.page.view', '{view} view · {count}{value}{value2}', { view: viewName(view), count: plural(count, 'record entry', 'record entries'), value: posts ? ` · ${plural(posts, 'note')} of yours` : '', value2: hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : '' });
 }
 
 function recordCount(payload) {
@@ -565,9 +575,9 @@ function render(fullPayload) {
     else $('#timeline').before(h('div', { id: 'timeline-notice' }, box));
   }
   timeline.render({ payload, empty });
-  vitals.render(vitalCharts(payload.vitals), 'No vital signs in this window.');
+  vitals.render(vitalCharts(payload.vitals), t('app.page.no_vital_signs_in_this', 'No vital signs in this window.'));
   const labCharted = labCharts(payload.results);
-  labs.render(labCharted, 'No lab result with several numeric values in this window.');
+  labs.render(labCharted, t('app.page.no_lab_result_with_several', 'No lab result with several numeric values in this window.'));
   ui.labsCard.hidden = labCharted.length === 0;
   ownReadings.render(payload.readings || []);
   lists.render(payload);
@@ -593,35 +603,35 @@ async function checkOrphans(personId) {
   }
   if (state.orphansFor !== personId) return;
   clear(ui.orphanNotice).append(
-    `${count === 1 ? '1 note of yours is' : `${count.toLocaleString()} notes of yours are`} on ${count === 1 ? 'an entry' : 'entries'} the source has removed. `,
-    h('button', { type: 'button', class: 'button small', onclick: (event) => people.open(event.currentTarget, personId) }, 'See in People'));
+    t('app.page.on_the_source_has_removed', '{value} on {value2} the source has removed. ', { value: count === 1 ? '1 note of yours is' : `${count.toLocaleString()} notes of yours are`, value2: count === 1 ? 'an entry' : 'entries' }),
+    h('button', { type: 'button', class: 'button small', onclick: (event) => people.open(event.currentTarget, personId) }, t('app.page.see_in_people', 'See in People')));
   ui.orphanNotice.hidden = count === 0;
 }
 
 /** "Nothing here": say so, and offer the latest entry and the whole record. */
 function emptyState(payload, onlyOngoing) {
-  const between = `between ${formatDate(payload.start_date)} and ${formatDate(payload.end_date)}`;
+  const between = t('app.page.between_and', 'between {start_date} and {end_date}', { start_date: formatDate(payload.start_date), end_date: formatDate(payload.end_date) });
   const box = h('div', { class: 'empty' },
     h('p', null, h('strong', null, onlyOngoing
-      ? `Nothing new in ${payload.patient.name}’s record ${between}: only what began earlier and is still open.`
-      : `Nothing in ${payload.patient.name}’s record ${between}.`)));
+      ? t('app.page.nothing_new_in_s_record', 'Nothing new in {name}’s record {between}: only what began earlier and is still open.', { name: payload.patient.name, between })
+      : t('app.page.nothing_in_s_record', 'Nothing in {name}’s record {between}.', { name: payload.patient.name, between }))));
   const actions = h('div', { class: 'actions' });
-  const hint = h('p', { class: 'muted' }, 'Looking for the latest entry…');
+  const hint = h('p', { class: 'muted' }, t('app.page.looking_for_the_latest_entry', 'Looking for the latest entry…'));
   box.append(hint, actions);
   overview(payload.patient.id).then((info) => {
     if (!info || info.latest == null) {
-      hint.textContent = 'This record has no entries yet. Records arrive through imports (see Imports).';
+      hint.textContent = t('app.page.this_record_has_no_entries', 'This record has no entries yet. Records arrive through imports (see Imports).');
       return;
     }
     const view = state.window.view === 'all' ? 'year' : state.window.view;
     const later = info.latest > payload.end_date;
     hint.textContent = later
-      ? `The record goes on after this window; its latest entry is from ${formatDate(info.latest)}.`
-      : `The latest entry in this record is from ${formatDate(info.latest)}.`;
+      ? t('app.page.the_record_goes_on_after', 'The record goes on after this window; its latest entry is from {latest}.', { latest: formatDate(info.latest) })
+      : t('app.page.the_latest_entry_in_this', 'The latest entry in this record is from {latest}.', { latest: formatDate(info.latest) });
     actions.append(
-      h('button', { type: 'button', class: 'button primary', onclick: () => go(endingAt(view, info.latest)) }, `Jump to ${formatDate(info.latest)}`),
-      h('button', { type: 'button', class: 'button', onclick: () => go({ view: 'all', end: null }) }, 'Show the whole record'));
-  }).catch(() => { hint.textContent = 'Try another window, or the All view.'; });
+      h('button', { type: 'button', class: 'button primary', onclick: () => go(endingAt(view, info.latest)) }, t('app.page.jump_to', 'Jump to {latest}', { latest: formatDate(info.latest) })),
+      h('button', { type: 'button', class: 'button', onclick: () => go({ view: 'all', end: null }) }, t('app.page.show_the_whole_record', 'Show the whole record')));
+  }).catch(() => { hint.textContent = t('app.page.try_another_window_or_the', 'Try another window, or the All view.'); });
   return box;
 }
 
@@ -634,19 +644,19 @@ async function overview(patientId) {
 
 function renderNoPatients() {
   documents.showFor(null);
-  ui.name.textContent = 'No records yet';
+  ui.name.textContent = t('app.page.no_records_yet', 'No records yet');
   ui.meta.textContent = '';
   ui.windowLabel.textContent = '';
   summary.reset();
   const box = h('div', { class: 'empty' },
-    h('p', null, h('strong', null, 'This store holds no one’s records yet.')),
-    h('p', null, 'Add a record file here (FHIR R4, C-CDA or RHEx), or import one with ', h('code', null, 'hreaderd import-file FILE'), ', or set up an RHEx source (see Imports).'),
+    h('p', null, h('strong', null, t('app.page.this_store_holds_no_ones', 'This store holds no one’s records yet.'))),
+    h('p', null, t('app.page.add_a_record_file_here', 'Add a record file here (FHIR R4, C-CDA or RHEx), or import one with '), h('code', null, t('app.page.hreaderd_import_file_file', 'hreaderd import-file FILE')), t('app.page.or_set_up_an_rhex', ', or set up an RHEx source (see Imports).')),
     h('div', { class: 'actions' },
-      h('button', { type: 'button', class: 'button primary', onclick: (event) => uploads.open(event.currentTarget) }, 'Add records'),
-      h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, 'Reload')));
+      h('button', { type: 'button', class: 'button primary', onclick: (event) => uploads.open(event.currentTarget) }, t('app.page.add_records', 'Add records')),
+      h('button', { type: 'button', class: 'button', onclick: () => location.reload() }, t('app.page.reload', 'Reload'))));
   // The Summary says the same where its tiles would be.
   clear(state.window.view === SUMMARY ? $('#tiles') : $('#timeline')).append(box);
-  vitals.render([], 'No vital signs yet.');
+  vitals.render([], t('app.page.no_vital_signs_yet', 'No vital signs yet.'));
   ownReadings.render([]);
   labs.render([], '');
   ui.labsCard.hidden = true;
@@ -659,11 +669,11 @@ async function deletePost(post) {
   try {
     await api.deletePost(post.id);
     await loadTimeline();
-    showStatus('Deleted.');
+    showStatus(t('app.page.deleted', 'Deleted.'));
     // The button that was pressed is gone: keep the keyboard in the same place.
     if (!document.activeElement || document.activeElement === document.body) $('#posts-heading').focus();
   } catch (error) {
-    showError(`Could not delete: ${error.message}`);
+    showError(t('app.page.could_not_delete', 'Could not delete: {message}', { message: error.message }));
     throw error;
   }
 }
@@ -679,7 +689,7 @@ function showStatus(content) {
 function showError(message, retry) {
   ui.status.classList.add('error');
   clear(ui.status).append(message);
-  if (retry) ui.status.append(h('button', { type: 'button', class: 'button small', onclick: retry }, 'Try again'));
+  if (retry) ui.status.append(h('button', { type: 'button', class: 'button small', onclick: retry }, t('app.page.try_again', 'Try again')));
 }
 
 boot();

@@ -147,7 +147,7 @@ export class AboutEntry {
 function vaccineBlock(vaccine) {
   const facts = h('dl', { class: 'facts' });
   const name = [vaccine.name, vaccine.short_name && vaccine.short_name !== vaccine.name ? `(${vaccine.short_name})` : null].filter(Boolean).join(' ');
-  facts.append(h('dt', null, t('library.about.vaccine', 'Vaccine')), h('dd', null, name || '—', vaccine.code ? h('span', { class: 'muted' }, ` · CVX ${vaccine.code}`) : null));
+  facts.append(h('dt', null, t('library.about.vaccine', 'Vaccine')), h('dd', null, name || '—', vaccine.code ? h('span', { class: 'muted' }, t('app.about_entry.cvx', ' · CVX {code}', { code: vaccine.code })) : null));
   const groups = (vaccine.groups || []).map((g) => (typeof g === 'string' ? g : g?.name)).filter(Boolean);
   if (groups.length) facts.append(h('dt', null, t('library.about.vaccine_groups', 'Vaccine group')), h('dd', null, groups.join(', ')));
   if (vaccine.note) facts.append(h('dt', null, t('library.about.vaccine_note', 'Note')), h('dd', null, String(vaccine.note)));

@@ -6,12 +6,13 @@
 import { h } from './dom.js';
 import { formatDateTime, formatTime } from './format.js';
 import { LANES } from './lane-layout.js';
+import { later, t } from './strings.js';
 
 export const MEDICATION_FIELDS = [
-  ['quantity', 'Quantity', 'e.g. 30 tablets'],
-  ['dose', 'Dose', 'e.g. 1 tablet'],
-  ['directions', 'Directions', 'e.g. once a day with food'],
-  ['prescriber', 'Prescriber', 'e.g. Dr. Lee'],
+  ['quantity', later('app.annotations.quantity', 'Quantity'), later('app.annotations.e_g_30_tablets', 'e.g. 30 tablets')],
+  ['dose', later('app.annotations.dose', 'Dose'), later('app.annotations.e_g_1_tablet', 'e.g. 1 tablet')],
+  ['directions', later('app.annotations.directions', 'Directions'), later('app.annotations.e_g_once_a_day', 'e.g. once a day with food')],
+  ['prescriber', later('app.annotations.prescriber', 'Prescriber'), later('app.annotations.e_g_dr_lee', 'e.g. Dr. Lee')],
 ];
 
 export const isStruck = (entry) => Boolean(entry?.annotation?.struck);
@@ -33,11 +34,11 @@ export function annotationTags(entry) {
   const tags = [];
   if (isStruck(entry)) {
     tags.push(h('span', { class: 'tag struck-tag' },
-      h('span', { class: 'visually-hidden' }, '('), 'marked wrong', h('span', { class: 'visually-hidden' }, ')')));
+      h('span', { class: 'visually-hidden' }, '('), t('app.annotations.marked_wrong', 'marked wrong'), h('span', { class: 'visually-hidden' }, ')')));
   }
   if (hasNote(entry)) {
-    tags.push(h('span', { class: 'tag note-tag', title: 'Has your note' },
-      h('span', { 'aria-hidden': 'true' }, '✎ note'), h('span', { class: 'visually-hidden' }, '(has your note)')));
+    tags.push(h('span', { class: 'tag note-tag', title: t('app.annotations.has_your_note', 'Has your note') },
+      h('span', { 'aria-hidden': 'true' }, t('app.annotations.note', '✎ note')), h('span', { class: 'visually-hidden' }, t('app.annotations.has_your_note_2', '(has your note)'))));
   }
   return tags.length ? [' ', ...tags] : [];
 }
@@ -71,8 +72,8 @@ export function annotationSection(entry, { save, remove, onChange }) {
 
   const note = h('textarea', { id: 'annotation-note', name: 'note', rows: '3', 'aria-describedby': 'annotation-help' });
   const struck = h('input', { id: 'annotation-struck', name: 'struck', type: 'checkbox' });
-  const reason = h('input', { id: 'annotation-reason', name: 'reason', type: 'text', autocomplete: 'off', placeholder: 'e.g. this is someone else’s record' });
-  const reasonField = h('div', { class: 'field reason-field' }, h('label', { for: 'annotation-reason' }, 'Why? ', h('span', { class: 'muted small' }, '(optional)')), reason);
+  const reason = h('input', { id: 'annotation-reason', name: 'reason', type: 'text', autocomplete: 'off', placeholder: t('app.annotations.e_g_this_is_someone', 'e.g. this is someone else’s record') });
+  const reasonField = h('div', { class: 'field reason-field' }, h('label', { for: 'annotation-reason' }, t('app.annotations.why', 'Why? '), h('span', { class: 'muted small' }, t('app.annotations.optional', '(optional)'))), reason);
   const medInputs = {};
   let medFields = null;
   if (isMedication) {
@@ -80,27 +81,27 @@ export function annotationSection(entry, { save, remove, onChange }) {
       medInputs[key] = h('input', { id: `annotation-med-${key}`, name: key, type: 'text', autocomplete: 'off', placeholder });
       return h('div', { class: 'field' }, h('label', { for: `annotation-med-${key}` }, label), medInputs[key]);
     });
-    medFields = h('fieldset', { class: 'med-fields' }, h('legend', null, 'How you take it'),
+    medFields = h('fieldset', { class: 'med-fields' }, h('legend', null, t('app.annotations.how_you_take_it', 'How you take it')),
       h('div', { class: 'field-row' }, fields[0], fields[1]), fields[2], fields[3]);
   }
   const error = h('p', { class: 'form-error', role: 'alert' });
   const status = h('p', { class: 'form-note', role: 'status' });
-  const saveButton = h('button', { type: 'submit', class: 'button primary' }, 'Save');
-  const removeButton = h('button', { type: 'button', class: 'button danger' }, 'Remove note');
+  const saveButton = h('button', { type: 'submit', class: 'button primary' }, t('app.annotations.save', 'Save'));
+  const removeButton = h('button', { type: 'button', class: 'button danger' }, t('app.annotations.remove_note', 'Remove note'));
   const state = h('p', { id: 'annotation-help', class: 'muted small' });
   const banner = h('p', { class: 'struck-banner' });
 
   const form = h('form', { class: 'annotation-form stack', novalidate: true },
-    h('div', { class: 'field' }, h('label', { for: 'annotation-note' }, 'Note'), note),
-    h('div', { class: 'check' }, struck, h('label', { for: 'annotation-struck' }, 'Not mine / wrong ',
-      h('span', { class: 'muted small' }, '(struck through on the timeline)'))),
+    h('div', { class: 'field' }, h('label', { for: 'annotation-note' }, t('app.annotations.note_2', 'Note')), note),
+    h('div', { class: 'check' }, struck, h('label', { for: 'annotation-struck' }, t('app.annotations.not_mine_wrong', 'Not mine / wrong '),
+      h('span', { class: 'muted small' }, t('app.annotations.struck_through_on_the_timeline', '(struck through on the timeline)')))),
     reasonField,
     medFields,
     error,
     h('div', { class: 'form-foot' }, saveButton, removeButton, status));
 
   const section = h('section', { class: 'annotation', 'aria-labelledby': 'annotation-heading' },
-    h('h3', { id: 'annotation-heading' }, 'Your note'), state, form);
+    h('h3', { id: 'annotation-heading' }, t('app.annotations.your_note', 'Your note')), state, form);
 
   function fill() {
     const a = saved();
@@ -116,11 +117,11 @@ export function annotationSection(entry, { save, remove, onChange }) {
     reasonField.hidden = !struck.checked;
     removeButton.hidden = !a;
     state.textContent = a
-      ? `Saved ${formatDateTime(a.updated_at ?? a.created_at)}. Only you see it; it stays when the record is imported again.`
-      : 'Only you see this. It stays on this computer, and stays when the record is imported again.';
+      ? t('app.annotations.saved_only_you_see_it', 'Saved {updated_at}. Only you see it; it stays when the record is imported again.', { updated_at: formatDateTime(a.updated_at ?? a.created_at) })
+      : t('app.annotations.only_you_see_this_it', 'Only you see this. It stays on this computer, and stays when the record is imported again.');
     banner.hidden = !a?.struck;
     banner.textContent = a?.struck
-      ? `You marked this entry as not yours or wrong${a.reason ? `: ${a.reason}` : '.'}`
+      ? t('app.annotations.you_marked_this_entry_as', 'You marked this entry as not yours or wrong{value}', { value: a.reason ? `: ${a.reason}` : '.' })
       : '';
   }
 
@@ -149,7 +150,7 @@ export function annotationSection(entry, { save, remove, onChange }) {
     }
     const empty = !body.note && !body.struck && !body.medication;
     if (empty && !saved()) {
-      say(isMedication ? 'Write a note, mark the entry wrong or fill in how you take it first.' : 'Write a note or mark the entry wrong first.', true);
+      say(isMedication ? t('app.annotations.write_a_note_mark_the', 'Write a note, mark the entry wrong or fill in how you take it first.') : t('app.annotations.write_a_note_or_mark', 'Write a note or mark the entry wrong first.'), true);
       note.focus();
       return;
     }
@@ -157,16 +158,16 @@ export function annotationSection(entry, { save, remove, onChange }) {
     try {
       if (empty) {
         await removeSaved();
-        say('Nothing left to keep: the note is removed.');
+        say(t('app.annotations.nothing_left_to_keep_the', 'Nothing left to keep: the note is removed.'));
       } else {
         const stored = await save(body);
         entry.annotation = stored;
         showState();
-        say(`Saved at ${formatTime(stored.updated_at ?? stored.created_at)}.`);
+        say(t('app.annotations.saved_at', 'Saved at {updated_at}.', { updated_at: formatTime(stored.updated_at ?? stored.created_at) }));
       }
       onChange();
     } catch (failure) {
-      say(`Not saved: ${failure.message}`, true);
+      say(t('app.annotations.not_saved', 'Not saved: {message}', { message: failure.message }), true);
     } finally {
       busy(false);
     }
@@ -187,11 +188,11 @@ export function annotationSection(entry, { save, remove, onChange }) {
     busy(true);
     try {
       await removeSaved();
-      say('Removed.');
+      say(t('app.annotations.removed', 'Removed.'));
       saveButton.focus();
       onChange();
     } catch (failure) {
-      say(`Not removed: ${failure.message}`, true);
+      say(t('app.annotations.not_removed', 'Not removed: {message}', { message: failure.message }), true);
     } finally {
       busy(false);
     }

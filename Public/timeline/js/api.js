@@ -1,6 +1,8 @@
 // The daemon's JSON API, same origin, with the session cookie. Every failure becomes an ApiError
 // with the daemon's error code; 401 and 423 also tell the app that the session is gone.
 
+import { t } from './strings.js';
+
 export class ApiError extends Error {
   constructor(status, code, message, retryAfter = null, data = null) {
     super(message);
@@ -39,8 +41,8 @@ async function request(method, path, { query, body, raw, quiet, background, sign
     response = await fetch(url, init);
   } catch (error) {
     // Cancelled by the page (a panel closed before its answer came): not the daemon's failure.
-    if (error?.name === 'AbortError') throw new ApiError(0, 'aborted', 'Cancelled.');
-    throw new ApiError(0, 'offline', 'The hreaderd daemon does not answer. Is it running?');
+    if (error?.name === 'AbortError') throw new ApiError(0, 'aborted', t('app.api.cancelled', 'Cancelled.'));
+    throw new ApiError(0, 'offline', t('app.api.the_hreaderd_daemon_does_not', 'The hreaderd daemon does not answer. Is it running?'));
   }
   if (response.status === 204) return null;
   let data = null;
@@ -50,7 +52,7 @@ async function request(method, path, { query, body, raw, quiet, background, sign
   }
   if (!response.ok) {
     const code = data?.error?.code || `http_${response.status}`;
-    const message = data?.error?.message || `The daemon answered ${response.status}.`;
+    const message = data?.error?.message || t('app.api.the_daemon_answered', 'The daemon answered {status}.', { status: response.status });
     const error = new ApiError(response.status, code, message, response.headers.get('Retry-After'), data);
     if ((response.status === 401 || response.status === 423) && !quiet) {
       for (const fn of listeners) fn(error);
@@ -129,6 +131,8 @@ export const api = {
   library: ({ background } = {}) => request('GET', '/library.json', { background }),
   updateLibrary: () => request('POST', '/library/update'),
   librarySearch: (q, limit) => request('GET', '/library/search.json', { query: { q, limit } }),
+  libraryGroups: () => request('GET', '/library/groups.json'),
+  libraryGroup: (id) => request('GET', `/library/groups/${encodeURIComponent(id)}.json`),
   libraryTopic: (id, { signal } = {}) => request('GET', `/library/topics/${encodeURIComponent(id)}.json`, { signal }),
   about: (patient, entry, { signal } = {}) => request('GET', `${entryPath(patient, entry)}/about.json`, { signal }),
   // The app's string table in a language: {language, strings: {key: text}}, English under every key it lacks.

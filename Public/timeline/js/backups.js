@@ -8,33 +8,34 @@
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatBytes, formatDateTime, plural, relative } from './format.js';
+import { later, t } from './strings.js';
 
 const PAGE = 50;
 
 /** Each action of the trail, as the filter and the table say it. */
 export const ACTIONS = [
-  ['sign_in', 'Sign-in'],
-  ['sign_in_failed', 'Failed sign-in'],
-  ['sign_out', 'Sign-out'],
-  ['lock', 'Lock'],
-  ['token_created', 'Token created'],
-  ['token_used', 'Token used'],
-  ['token_revoked', 'Token revoked'],
-  ['import', 'Import'],
-  ['sync', 'Sync'],
-  ['export', 'Export'],
-  ['backup', 'Backup'],
-  ['backup_failed', 'Failed backup'],
-  ['restore', 'Restore'],
-  ['deletion', 'Deletion'],
-  ['annotation', 'Note on an entry'],
-  ['patient_change', 'Change to people'],
+  ['sign_in', later('app.backups.sign_in', 'Sign-in')],
+  ['sign_in_failed', later('app.backups.failed_sign_in', 'Failed sign-in')],
+  ['sign_out', later('app.backups.sign_out', 'Sign-out')],
+  ['lock', later('app.backups.lock', 'Lock')],
+  ['token_created', later('app.backups.token_created', 'Token created')],
+  ['token_used', later('app.backups.token_used', 'Token used')],
+  ['token_revoked', later('app.backups.token_revoked', 'Token revoked')],
+  ['import', later('app.backups.import', 'Import')],
+  ['sync', later('app.backups.sync', 'Sync')],
+  ['export', later('app.backups.export', 'Export')],
+  ['backup', later('app.backups.backup', 'Backup')],
+  ['backup_failed', later('app.backups.failed_backup', 'Failed backup')],
+  ['restore', later('app.backups.restore', 'Restore')],
+  ['deletion', later('app.backups.deletion', 'Deletion')],
+  ['annotation', later('app.backups.note_on_an_entry', 'Note on an entry')],
+  ['patient_change', later('app.backups.change_to_people', 'Change to people')],
 ];
 const ACTION_WORDS = Object.fromEntries(ACTIONS);
 const ACTION_TONES = { sign_in_failed: 'error', backup_failed: 'error', backup: 'ok', restore: 'ok', deletion: 'warn' };
 
 export function actionWord(action) {
-  return ACTION_WORDS[action] || String(action || 'Unknown').replace(/_/g, ' ');
+  return ACTION_WORDS[action] || String(action || t('app.backups.unknown', 'Unknown')).replace(/_/g, ' ');
 }
 
 /** Who did it, in words: "session ab12cd34" → "Session ab12cd34", "cli" → "Command line"… */
@@ -44,13 +45,13 @@ export function actorWord(actor) {
   const kind = space === -1 ? text : text.slice(0, space);
   const rest = space === -1 ? '' : text.slice(space + 1);
   switch (kind) {
-    case 'session': return `Session ${rest}`;
-    case 'token': return `Token ${rest}`;
-    case 'source': return `Source ${rest}`;
-    case 'peer': return `From ${rest}`;
-    case 'cli': return 'Command line';
-    case 'daemon': return 'The daemon';
-    case 'unauthenticated': return 'Not signed in';
+    case 'session': return t('app.backups.session', 'Session {rest}', { rest });
+    case 'token': return t('app.backups.token', 'Token {rest}', { rest });
+    case 'source': return t('app.backups.source', 'Source {rest}', { rest });
+    case 'peer': return t('app.backups.from', 'From {rest}', { rest });
+    case 'cli': return t('app.backups.command_line', 'Command line');
+    case 'daemon': return t('app.backups.the_daemon', 'The daemon');
+    case 'unauthenticated': return t('app.backups.not_signed_in', 'Not signed in');
     case '': return '—';
     default: return text;
   }
@@ -58,16 +59,16 @@ export function actorWord(actor) {
 
 /** "every 24 hours", "every hour", "every 1.5 hours". */
 function everyHours(hours) {
-  if (hours === 1) return 'every hour';
-  return `every ${Number(hours).toLocaleString(undefined, { maximumFractionDigits: 2 })} hours`;
+  if (hours === 1) return t('app.backups.every_hour', 'every hour');
+  return t('app.backups.every_hours', 'every {hours} hours', { hours: Number(hours).toLocaleString(undefined, { maximumFractionDigits: 2 }) });
 }
 
 /** One attempt (last, last_good or a POST's answer) in words, with its time. */
 function attemptText(attempt) {
   const when = formatDateTime(attempt.at);
-  if (!attempt.ok) return `${when}: failed: ${attempt.error || 'no reason given'}`;
-  const seconds = attempt.seconds != null ? `, in ${attempt.seconds < 1 ? 'under a second' : plural(Math.round(attempt.seconds), 'second')}` : '';
-  return `${when}: OK, ${attempt.file || 'a backup file'} (${formatBytes(attempt.bytes)}${seconds})`;
+  if (!attempt.ok) return t('app.backups.failed', '{when}: failed: {error}', { when, error: attempt.error || 'no reason given' });
+  const seconds = attempt.seconds != null ? t('app.backups.in', ', in {value}', { value: attempt.seconds < 1 ? 'under a second' : plural(Math.round(attempt.seconds), 'second') }) : '';
+  return t('app.backups.ok', '{when}: OK, {file} ({bytes}{seconds})', { when, file: attempt.file || 'a backup file', bytes: formatBytes(attempt.bytes), seconds });
 }
 
 export class BackupsPanel {
@@ -166,7 +167,7 @@ export class BackupsPanel {
       this.ui.state.hidden = true;
       this.ui.nowRow.hidden = true;
       this.ui.filesBlock.hidden = true;
-      clear(this.ui.info).append(h('p', { class: 'error-text' }, `Could not read the backups: ${error.message}`));
+      clear(this.ui.info).append(h('p', { class: 'error-text' }, t('app.backups.could_not_read_the_backups', 'Could not read the backups: {message}', { message: error.message })));
       return;
     }
     if (seq !== this.backupSeq) return;
@@ -181,15 +182,15 @@ export class BackupsPanel {
     let text;
     let warn = false;
     if (!data?.enabled) {
-      text = 'Backups are off.';
+      text = t('app.backups.backups_are_off', 'Backups are off.');
     } else if (last && !last.ok) {
-      text = `The last backup failed ${relative(last.at)}.`;
+      text = t('app.backups.the_last_backup_failed', 'The last backup failed {at}.', { at: relative(last.at) });
       warn = true;
     } else if (good) {
-      text = `Last backup ${relative(good.at)}.`;
+      text = t('app.backups.last_backup', 'Last backup {at}.', { at: relative(good.at) });
     } else {
       // None since the daemon started: the next is due a period after the newest file there is.
-      text = `Backups are on; the ${data.backups?.length ? 'next' : 'first'} is due ${relative(data.next_at)}.`;
+      text = t('app.backups.backups_are_on_the_is', 'Backups are on; the {value} is due {next_at}.', { value: data.backups?.length ? 'next' : 'first', next_at: relative(data.next_at) });
     }
     this.summary.textContent = text;
     this.summary.classList.toggle('warn-text', warn);
@@ -200,40 +201,40 @@ export class BackupsPanel {
     state.hidden = false;
     if (!data?.enabled) {
       state.className = 'badge neutral';
-      state.textContent = 'Off';
+      state.textContent = t('app.backups.off', 'Off');
       nowRow.hidden = true;
       filesBlock.hidden = true;
       clear(info).append(
-        h('p', null, 'This daemon takes no backups. To have it take one on a schedule, start it with ',
-          h('code', null, '--backup-dir DIR'), ' (and ', h('code', null, '--backup-every HOURS'), '); to take one by hand, run ',
-          h('code', null, 'hreaderd backup --output FILE'), '.'));
+        h('p', null, t('app.backups.this_daemon_takes_no_backups', 'This daemon takes no backups. To have it take one on a schedule, start it with '),
+          h('code', null, '--backup-dir DIR'), t('app.backups.and', ' (and '), h('code', null, '--backup-every HOURS'), t('app.backups.to_take_one_by_hand', '); to take one by hand, run '),
+          h('code', null, t('app.backups.hreaderd_backup_output_file', 'hreaderd backup --output FILE')), '.'));
       return;
     }
     const last = data.last;
     state.className = last && !last.ok ? 'badge error' : 'badge ok';
-    state.textContent = last && !last.ok ? 'Last one failed' : 'On';
-    const keep = data.keep != null ? `, keeping the newest ${plural(data.keep, 'backup')}` : '';
+    state.textContent = last && !last.ok ? t('app.backups.last_one_failed', 'Last one failed') : t('app.backups.on', 'On');
+    const keep = data.keep != null ? t('app.backups.keeping_the_newest', ', keeping the newest {keep}', { keep: plural(data.keep, 'backup') }) : '';
     const facts = h('dl', { class: 'facts backup-facts' });
     const fact = (term, ...value) => facts.append(h('dt', null, term), h('dd', null, ...value));
-    fact('Folder', h('span', { class: 'path', 'data-field': 'directory', text: data.directory || '' }));
-    fact('Schedule', `A backup ${everyHours(data.every_hours)}${keep}`);
-    fact('Last attempt', last
+    fact(t('app.backups.folder', 'Folder'), h('span', { class: 'path', 'data-field': 'directory', text: data.directory || '' }));
+    fact(t('app.backups.schedule', 'Schedule'), t('app.backups.a_backup', 'A backup {every_hours}{keep}', { every_hours: everyHours(data.every_hours), keep }));
+    fact(t('app.backups.last_attempt', 'Last attempt'), last
       ? h('span', { class: last.ok ? null : 'error-text', 'data-field': 'last', 'data-ok': String(Boolean(last.ok)), text: attemptText(last) })
-      : h('span', { class: 'muted', 'data-field': 'last', text: 'None since the daemon started' }));
+      : h('span', { class: 'muted', 'data-field': 'last', text: t('app.backups.none_since_the_daemon_started', 'None since the daemon started') }));
     const newest = data.backups?.[0]?.name;
-    fact('Last good backup', data.last_good
+    fact(t('app.backups.last_good_backup', 'Last good backup'), data.last_good
       ? h('span', { 'data-field': 'last-good', text: attemptText(data.last_good) })
-      : h('span', { class: 'muted', 'data-field': 'last-good', text: newest ? `None since the daemon started; the newest file is ${newest}` : 'None yet' }));
-    fact('Next backup', data.next_at != null ? `${formatDateTime(data.next_at)} (${relative(data.next_at)})` : '—');
+      : h('span', { class: 'muted', 'data-field': 'last-good', text: newest ? t('app.backups.none_since_the_daemon_started_2', 'None since the daemon started; the newest file is {newest}', { newest }) : t('app.backups.none_yet', 'None yet') }));
+    fact(t('app.backups.next_backup', 'Next backup'), data.next_at != null ? `${formatDateTime(data.next_at)} (${relative(data.next_at)})` : '—');
     clear(info).append(facts);
     nowRow.hidden = false;
 
     const list = data.backups || [];
     filesBlock.hidden = false;
-    filesHeading.textContent = list.length ? `Backup files (${list.length.toLocaleString()}, newest first)` : 'Backup files';
+    filesHeading.textContent = list.length ? t('app.backups.backup_files_newest_first', 'Backup files ({length}, newest first)', { length: list.length.toLocaleString() }) : t('app.backups.backup_files', 'Backup files');
     clear(files);
     if (!list.length) {
-      files.append(h('li', { class: 'muted' }, 'No backup file in the folder yet.'));
+      files.append(h('li', { class: 'muted' }, t('app.backups.no_backup_file_in_the', 'No backup file in the folder yet.')));
       return;
     }
     for (const file of list) {
@@ -248,25 +249,25 @@ export class BackupsPanel {
     const { now, progress, result } = this.ui;
     this.busy = true;
     now.disabled = true;
-    now.textContent = 'Backing up…';
+    now.textContent = t('app.backups.backing_up', 'Backing up…');
     progress.hidden = false;
     result.classList.remove('error');
-    result.textContent = 'Taking a backup…';
+    result.textContent = t('app.backups.taking_a_backup', 'Taking a backup…');
     let message;
     let failed = false;
     try {
       const answer = await this.api.backUp();
       const attempt = answer?.backup;
-      message = attempt ? `Backed up: ${attempt.file} (${formatBytes(attempt.bytes)}).` : 'Backed up.';
+      message = attempt ? t('app.backups.backed_up', 'Backed up: {file} ({bytes}).', { file: attempt.file, bytes: formatBytes(attempt.bytes) }) : t('app.backups.backed_up_2', 'Backed up.');
     } catch (error) {
       failed = true;
       if (error.status === 401 || error.status === 423) message = '';
-      else if (error.code === 'no_backup_dir') message = 'This daemon takes no backups: start it with --backup-dir DIR.';
-      else message = `The backup failed: ${error.data?.backup?.error || error.message}`;
+      else if (error.code === 'no_backup_dir') message = t('app.backups.this_daemon_takes_no_backups_2', 'This daemon takes no backups: start it with --backup-dir DIR.');
+      else message = t('app.backups.the_backup_failed', 'The backup failed: {error}', { error: error.data?.backup?.error || error.message });
     } finally {
       this.busy = false;
       now.disabled = false;
-      now.textContent = 'Back up now';
+      now.textContent = t('app.backups.back_up_now', 'Back up now');
       progress.hidden = true;
     }
     result.classList.toggle('error', failed);
@@ -285,7 +286,7 @@ export class BackupsPanel {
     this.count = 0;
     clear(this.ui.rows);
     this.ui.foot.hidden = true;
-    this.say('Loading…');
+    this.say(t('app.backups.loading', 'Loading…'));
     await this.loadPage(seq, null);
   }
 
@@ -295,11 +296,11 @@ export class BackupsPanel {
     const first = this.count;
     const { older } = this.ui;
     older.disabled = true;
-    older.textContent = 'Loading…';
+    older.textContent = t('app.backups.loading', 'Loading…');
     await this.loadPage(seq, this.cursor);
     if (seq !== this.auditSeq) return;
     older.disabled = false;
-    older.textContent = 'Older';
+    older.textContent = t('app.backups.older', 'Older');
     // The keyboard goes on from the first row added (Tab from there reaches Older again).
     const next = this.ui.rows.rows[first];
     if (next) {
@@ -318,7 +319,7 @@ export class BackupsPanel {
       if (seq !== this.auditSeq) return;
       this.ui.table.removeAttribute('aria-busy');
       if (error.status === 401 || error.status === 423) return;
-      this.say(`Could not read the activity: ${error.message}`, true);
+      this.say(t('app.backups.could_not_read_the_activity', 'Could not read the activity: {message}', { message: error.message }), true);
       return;
     }
     if (seq !== this.auditSeq) return;
@@ -329,11 +330,11 @@ export class BackupsPanel {
     this.cursor = page?.next_cursor ?? null;
     const what = action ? `${actionWord(action).toLowerCase()} ` : '';
     if (this.count === 0) {
-      this.say(action ? `No ${what}events in the trail.` : 'Nothing in the trail yet.');
+      this.say(action ? t('app.backups.no_events_in_the_trail', 'No {what}events in the trail.', { what }) : t('app.backups.nothing_in_the_trail_yet', 'Nothing in the trail yet.'));
     } else {
       this.say('');
     }
-    this.ui.shown.textContent = this.count ? `${plural(this.count, `${what}event`)} shown${this.cursor != null ? '; older ones follow' : ''}.` : '';
+    this.ui.shown.textContent = this.count ? t('app.backups.shown', '{count} shown{value}.', { count: plural(this.count, `${what}event`), value: this.cursor != null ? '; older ones follow' : '' }) : '';
     this.ui.older.hidden = this.cursor == null;
     this.ui.foot.hidden = this.count === 0;
   }

@@ -3,6 +3,8 @@
 // the levels of How you feel) and the scales that place values and dates in a chart's SVG or a
 // sparkline. Pure functions, no DOM: vitals-chart.js draws them, Tests/webapp tests them.
 
+import { t } from './strings.js';
+
 /** A chart's SVG height and the room around its plot (the value labels on the right, dates below). */
 export const CHART_HEIGHT = 84;
 export const CHART_PAD = { top: 10, right: 44, bottom: 20, left: 6 };
@@ -20,9 +22,9 @@ export function vitalCharts(vitals) {
   }
   if (systolic || diastolic) {
     const series = [];
-    if (systolic) series.push({ name: 'Systolic', values: systolic.values, dates: systolic.dates, mine: systolic.self_reported });
-    if (diastolic) series.push({ name: 'Diastolic', values: diastolic.values, dates: diastolic.dates, mine: diastolic.self_reported, second: true });
-    charts.push({ title: 'Blood pressure', unit: (systolic || diastolic).units, series, pressure: true });
+    if (systolic) series.push({ name: t('app.chart_model.systolic', 'Systolic'), values: systolic.values, dates: systolic.dates, mine: systolic.self_reported });
+    if (diastolic) series.push({ name: t('app.chart_model.diastolic', 'Diastolic'), values: diastolic.values, dates: diastolic.dates, mine: diastolic.self_reported, second: true });
+    charts.push({ title: t('app.chart_model.blood_pressure', 'Blood pressure'), unit: (systolic || diastolic).units, series, pressure: true });
   }
   return charts;
 }
@@ -66,7 +68,7 @@ export function levelCharts(posts) {
   }
   const drawn = series.filter((sr) => sr.values.length);
   if (count < 2 || !drawn.length) return [];
-  return [{ title: 'Your levels (0–10)', unit: '', series: drawn, levels: true, fixedRange: [0, 10] }];
+  return [{ title: t('app.chart_model.your_levels_0_10', 'Your levels (0–10)'), unit: '', series: drawn, levels: true, fixedRange: [0, 10] }];
 }
 
 /**

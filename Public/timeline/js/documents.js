@@ -8,6 +8,7 @@
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, plural } from './format.js';
+import { t } from './strings.js';
 
 const FORMATS = { ccda: 'C-CDA', c32: 'HITSP C32' };
 
@@ -104,15 +105,15 @@ export class DocumentsPanel {
 
   render() {
     const documents = this.documents;
-    const name = this.personName() || 'this person';
+    const name = this.personName() || t('app.documents.this_person', 'this person');
     const key = JSON.stringify([this.personId, name, documents]);
     if (key === this.shown) return; // sections opened stay open
     this.shown = key;
-    this.intro.textContent = `${documents.length === 1 ? 'The clinical document' : `${documents.length.toLocaleString()} clinical documents`} (C-CDA or C32) imported for ${name}${documents.length > 1 ? ', newest first' : ''}. `
-      + 'Each section is shown as the document wrote it, as plain text. A section marked “narrative only” has nothing on the timeline: its text is all there is.';
+    this.intro.textContent = t('app.documents.c_cda_or_c32_imported', '{value} (C-CDA or C32) imported for {name}{value2}. ', { value: documents.length === 1 ? 'The clinical document' : `${documents.length.toLocaleString()} clinical documents`, name, value2: documents.length > 1 ? ', newest first' : '' })
+      + t('app.documents.each_section_is_shown_as', 'Each section is shown as the document wrote it, as plain text. A section marked “narrative only” has nothing on the timeline: its text is all there is.');
     const list = clear(this.list);
     if (!documents.length) {
-      list.append(h('li', { class: 'muted' }, `No documents have been imported for ${name}.`));
+      list.append(h('li', { class: 'muted' }, t('app.documents.no_documents_have_been_imported', 'No documents have been imported for {name}.', { name })));
       return;
     }
     documents.forEach((doc, index) => list.append(this.card(doc, `document-${index}`)));
@@ -121,17 +122,17 @@ export class DocumentsPanel {
   card(doc, id) {
     const sections = doc.sections || [];
     const facts = [
-      doc.time != null ? `Dated ${formatDate(doc.time)}` : 'Undated',
+      doc.time != null ? t('app.documents.dated', 'Dated {time}', { time: formatDate(doc.time) }) : t('app.documents.undated', 'Undated'),
       FORMATS[doc.format] || doc.format,
       plural(sections.length, 'section'),
-      doc.imported_at != null ? `imported ${formatDateTime(doc.imported_at)}` : null,
+      doc.imported_at != null ? t('app.documents.imported', 'imported {imported_at}', { imported_at: formatDateTime(doc.imported_at) }) : null,
     ].filter(Boolean).join(' · ');
     const card = h('li', { class: 'document-card', 'data-document': doc.id || '', 'aria-labelledby': `${id}-title` },
       h('div', { class: 'document-head' },
-        h('h3', { id: `${id}-title`, text: doc.title || 'Untitled document' }),
+        h('h3', { id: `${id}-title`, text: doc.title || t('app.documents.untitled_document', 'Untitled document') }),
         h('p', { class: 'muted small', text: facts })));
     if (!sections.length) {
-      card.append(h('p', { class: 'muted small' }, 'This document has no section text.'));
+      card.append(h('p', { class: 'muted small' }, t('app.documents.this_document_has_no_section', 'This document has no section text.')));
       return card;
     }
     card.append(h('div', { class: 'document-sections' }, sections.map((section) => this.section(section))));
@@ -139,15 +140,15 @@ export class DocumentsPanel {
   }
 
   section(section) {
-    const title = section.title || 'Untitled section';
+    const title = section.title || t('app.documents.untitled_section', 'Untitled section');
     const details = h('details', { class: 'document-section', 'data-code': section.code || '', 'data-narrative-only': section.narrative_only ? 'true' : 'false' });
     details.append(h('summary', null,
       h('span', { class: 'section-title', text: title }),
-      section.narrative_only ? h('span', { class: 'badge narrative', title: 'No entries on the timeline: this text is all there is' }, 'narrative only') : null,
-      section.entries ? h('span', { class: 'muted small' }, `${plural(section.entries, 'entry', 'entries')} on the timeline`) : null));
+      section.narrative_only ? h('span', { class: 'badge narrative', title: t('app.documents.no_entries_on_the_timeline', 'No entries on the timeline: this text is all there is') }, t('app.documents.narrative_only', 'narrative only')) : null,
+      section.entries ? h('span', { class: 'muted small' }, t('app.documents.on_the_timeline', '{entries} on the timeline', { entries: plural(section.entries, 'entry', 'entries') })) : null));
     const about = [
-      section.code ? `LOINC ${section.code}` : null,
-      section.narrative_only ? 'Nothing from this section is on the timeline.' : null,
+      section.code ? t('app.documents.loinc', 'LOINC {code}', { code: section.code }) : null,
+      section.narrative_only ? t('app.documents.nothing_from_this_section_is', 'Nothing from this section is on the timeline.') : null,
     ].filter(Boolean).join(' · ');
     // The text container holds text and nothing else: no element of the document ever reaches the page.
     const text = h('div', { class: 'section-text' });

@@ -12,6 +12,7 @@ import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES } from './lane-layout.js'
 import { describePost } from './posts.js';
 import { annotationSection, annotationTags, isStruck } from './annotations.js';
 import { kindName, readingDetails } from './readings.js';
+import { t } from './strings.js';
 
 const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : type === 'vital_sign' ? VITAL_LANE : { type, name: type, one: type });
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -77,9 +78,9 @@ export class EntryDetails {
     this.dialog.dataset.type = lane.type;
     const first = formatDate(group.t0 ?? items[0].t);
     const last = formatDate(group.t1 ?? items[items.length - 1].t);
-    this.title.textContent = first === last ? `${plural(items.length, lane.one, lane.many)} on ${first}` : `${plural(items.length, lane.one, lane.many)}`;
+    this.title.textContent = first === last ? t('app.entry_details.on', '{length} on {first}', { length: plural(items.length, lane.one, lane.many), first }) : `${plural(items.length, lane.one, lane.many)}`;
     const body = clear(this.body);
-    if (first !== last) body.append(h('p', { class: 'muted' }, `${first} to ${last}`));
+    if (first !== last) body.append(h('p', { class: 'muted' }, t('app.entry_details.to', '{first} to {last}', { first, last })));
     const list = h('ul', { class: 'cluster-list' });
     const shown = items.slice(0, 300);
     for (const item of shown) {
@@ -91,7 +92,7 @@ export class EntryDetails {
       list.append(h('li', null, row));
     }
     body.append(list);
-    if (items.length > shown.length) body.append(h('p', { class: 'muted small' }, `And ${(items.length - shown.length).toLocaleString()} more: choose a shorter window to see them.`));
+    if (items.length > shown.length) body.append(h('p', { class: 'muted small' }, t('app.entry_details.and_more_choose_a_shorter', 'And {value} more: choose a shorter window to see them.', { value: (items.length - shown.length).toLocaleString() })));
   }
 
   showItem(item, group) {
@@ -102,20 +103,20 @@ export class EntryDetails {
     this.dialog.dataset.type = lane.type;
     const body = clear(this.body);
     if (group) {
-      const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, `‹ Back to the ${plural(group.items.length, lane.one, lane.many)}`);
+      const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, t('app.entry_details.back_to_the', '‹ Back to the {length}', { length: plural(group.items.length, lane.one, lane.many) }));
       back.addEventListener('click', () => { this.showGroup(group); this.dialog.querySelector('.cluster-list button')?.focus(); });
       body.append(h('div', null, back));
     }
     if (post) {
       this.title.textContent = describePost(post).replace(/:.*$/, '');
-      body.append(kind(lane, 'Recorded by you'));
+      body.append(kind(lane, t('app.entry_details.recorded_by_you', 'Recorded by you')));
       const facts = h('dl', { class: 'facts' });
-      addFact(facts, 'Recorded', formatDateTime(post.created_at));
+      addFact(facts, t('app.entry_details.recorded', 'Recorded'), formatDateTime(post.created_at));
       for (const [name, value] of Object.entries(post.data || {})) {
         addFact(facts, capital(name.replace(/^select-choice-/, '').replace(/-/g, ' ')), Array.isArray(value) ? value.join(', ') : String(value));
       }
       body.append(facts);
-      const del = h('button', { type: 'button', class: 'button danger' }, 'Delete this note');
+      const del = h('button', { type: 'button', class: 'button danger' }, t('app.entry_details.delete_this_note', 'Delete this note'));
       del.addEventListener('click', async () => {
         del.disabled = true;
         try { await this.onDeletePost(post); this.close(); } catch { del.disabled = false; }
@@ -129,7 +130,7 @@ export class EntryDetails {
       // A reading of the person's own: what it holds, Edit and Delete.
       const reading = item.reading;
       this.title.textContent = kindName(reading.kind);
-      body.append(kind(lane, 'Your own reading (self-reported)'),
+      body.append(kind(lane, t('app.entry_details.your_own_reading_self_reported', 'Your own reading (self-reported)')),
         readingDetails(reading, {
           save: (data) => this.readings.save(reading, data),
           remove: () => this.readings.remove(reading),
@@ -138,7 +139,7 @@ export class EntryDetails {
           onRemoved: async () => { await this.readings.onChange(); this.close(); },
         }));
       if (item.chart) {
-        body.append(h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button quiet', onclick: () => this.close() }, `Show the “${item.chart}” chart`)));
+        body.append(h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button quiet', onclick: () => this.close() }, t('app.entry_details.show_the_chart', 'Show the “{chart}” chart', { chart: item.chart }))));
       }
       return;
     }
@@ -153,21 +154,21 @@ export class EntryDetails {
     }) : null;
     if (annotation) body.append(annotation.banner);
     if (item.ongoing) {
-      body.append(h('p', { class: 'note' }, 'Began before this window and is still open, so it is drawn across the whole window.'));
+      body.append(h('p', { class: 'note' }, t('app.entry_details.began_before_this_window_and', 'Began before this window and is still open, so it is drawn across the whole window.')));
     }
     const facts = h('dl', { class: 'facts' });
     const start = entry.start_date;
     const end = entry.end_date;
     if (start != null || end != null) {
-      if (start != null) addFact(facts, 'Started', formatDate(start));
+      if (start != null) addFact(facts, t('app.entry_details.started', 'Started'), formatDate(start));
       const open = end == null && !CLOSED_STATUSES.has((entry.status || '').toLowerCase());
-      addFact(facts, 'Ended', end != null ? formatDate(end) : open ? 'No end recorded' : '—');
+      addFact(facts, t('app.entry_details.ended', 'Ended'), end != null ? formatDate(end) : open ? t('app.entry_details.no_end_recorded', 'No end recorded') : '—');
     } else {
-      addFact(facts, 'Date', formatDate(entry.date));
+      addFact(facts, t('app.entry_details.date', 'Date'), formatDate(entry.date));
     }
-    if (!reading || entry.status) addFact(facts, 'Status', entry.status ? capital(entry.status) : 'Not recorded');
+    if (!reading || entry.status) addFact(facts, t('app.entry_details.status', 'Status'), entry.status ? capital(entry.status) : t('app.entry_details.not_recorded', 'Not recorded'));
     const value = valueText(entry);
-    if (value) addFact(facts, 'Value', value);
+    if (value) addFact(facts, t('app.entry_details.value', 'Value'), value);
     const codes = Object.entries(entry.codes || {});
     if (reading && !codes.length) {
       // The charts carry no codes: nothing to say.
@@ -176,17 +177,17 @@ export class EntryDetails {
       for (const [system, values] of codes) {
         list.append(h('li', null, h('span', { class: 'system' }, system), ...values.map((code, i) => [i ? ', ' : '', h('code', null, code)])));
       }
-      addFact(facts, codes.length === 1 ? 'Code' : 'Codes', list);
+      addFact(facts, codes.length === 1 ? t('app.entry_details.code', 'Code') : t('app.entry_details.codes', 'Codes'), list);
     } else {
-      addFact(facts, 'Codes', 'None recorded');
+      addFact(facts, t('app.entry_details.codes', 'Codes'), t('app.entry_details.none_recorded', 'None recorded'));
     }
     if (Array.isArray(entry.sources) && entry.sources.length > 1) {
-      addFact(facts, 'Sources', entry.sources.map((source) => (source === 'files' ? 'imported files' : source)).join(', '));
+      addFact(facts, t('app.entry_details.sources', 'Sources'), entry.sources.map((source) => (source === 'files' ? t('app.entry_details.imported_files', 'imported files') : source)).join(', '));
     }
     body.append(facts);
     if (reading && item.chart) {
-      body.append(h('p', { class: 'note' }, `One reading of the “${item.chart}” chart under Vital signs.`),
-        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => this.close() }, 'Show the chart')));
+      body.append(h('p', { class: 'note' }, t('app.entry_details.one_reading_of_the_chart', 'One reading of the “{chart}” chart under Vital signs.', { chart: item.chart })),
+        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button', onclick: () => this.close() }, t('app.entry_details.show_the_chart_2', 'Show the chart'))));
     }
     if (annotation) body.append(annotation.section);
     // What the health library says about it: a record entry's (not a reading of the chart's own), asked now.

@@ -6,6 +6,7 @@ import { formatDate } from './format.js';
 import { LANES } from './lane-layout.js';
 import { valueText } from './entry-details.js';
 import { annotationTags, isStruck } from './annotations.js';
+import { t } from './strings.js';
 
 const FIRST_ROWS = 50;
 
@@ -23,7 +24,7 @@ export class EntryLists {
     let any = false;
     if (ongoing.length) {
       any = true;
-      root.append(this.group('ongoing', 'Ongoing from before this window', ongoing.map((entry) => ({ entry, t: entry.start_date ?? entry.date, ongoing: true }))));
+      root.append(this.group('ongoing', t('app.entry_list.ongoing_from_before_this_window', 'Ongoing from before this window'), ongoing.map((entry) => ({ entry, t: entry.start_date ?? entry.date, ongoing: true }))));
     }
     for (const lane of LANES) {
       const entries = payload[lane.key] || [];
@@ -31,7 +32,7 @@ export class EntryLists {
       any = true;
       root.append(this.group(lane.type, lane.name, entries.map((entry) => ({ entry, t: entry.date }))));
     }
-    if (!any) root.append(h('p', { class: 'muted' }, 'No record entries in this window.'));
+    if (!any) root.append(h('p', { class: 'muted' }, t('app.entry_list.no_record_entries_in_this', 'No record entries in this window.')));
   }
 
   group(type, title, items) {
@@ -51,7 +52,7 @@ export class EntryLists {
       for (const item of items.slice(0, limit)) {
         const lane = LANES.find((l) => l.type === item.entry.type) || LANES[0];
         const row = h('button', { type: 'button', class: ['entry-row', isStruck(item.entry) && 'struck'], 'data-id': item.entry.id },
-          h('span', { class: 'date' }, item.ongoing ? `since ${formatDate(item.t)}` : formatDate(item.t)),
+          h('span', { class: 'date' }, item.ongoing ? t('app.entry_list.since', 'since {t}', { t: formatDate(item.t) }) : formatDate(item.t)),
           h('span', { class: ['desc', isStruck(item.entry) && 'struck'] }, h('span', { class: 'desc-text' }, item.entry.description || lane.one), annotationTags(item.entry)),
           h('span', { class: 'value' }, valueText(item.entry)));
         row.addEventListener('click', () => this.onOpen({ items: [item], lane }, row));
@@ -59,7 +60,7 @@ export class EntryLists {
       }
       details.querySelector('.show-all')?.remove();
       if (items.length > limit) {
-        const more = h('button', { type: 'button', class: 'button small show-all' }, `Show all ${items.length.toLocaleString()}`);
+        const more = h('button', { type: 'button', class: 'button small show-all' }, t('app.entry_list.show_all', 'Show all {length}', { length: items.length.toLocaleString() }));
         more.addEventListener('click', () => { fill(items.length); list.querySelectorAll('button')[limit]?.focus(); });
         details.append(more);
       }

@@ -5,6 +5,7 @@
 // the servers in Add records, where the new source's sync is followed.
 
 import { $ } from './dom.js';
+import { t } from './strings.js';
 
 /** Where the daemon sends the browser back after a sign-in at the provider. */
 export const IMPORTS_HASH = '#imports';
@@ -65,18 +66,18 @@ export async function beginSignIn(api, source, { note, error }) {
     answer = await api.addSource(source);
   } catch (failure) {
     if (failure.status === 401 || failure.status === 423) return false; // the app returns to its sign-in
-    error(`Could not connect: ${failure.message}`);
+    error(t('app.fhir_connect.could_not_connect', 'Could not connect: {message}', { message: failure.message }));
     return false;
   }
   const target = parseAddress(answer?.authorize_url);
   if (!target) {
-    error('Could not connect: the daemon gave no sign-in page to open.');
+    error(t('app.fhir_connect.could_not_connect_the_daemon', 'Could not connect: the daemon gave no sign-in page to open.'));
     return false;
   }
   try {
     sessionStorage.setItem(RETURN_KEY, JSON.stringify({ name: source.name, hash: location.hash, at: Date.now() }));
   } catch { /* private mode: the app opens on the servers anyway */ }
-  note('Opening your provider’s sign-in page…');
+  note(t('app.fhir_connect.opening_your_providers_sign_in', 'Opening your provider’s sign-in page…'));
   location.assign(target.href);
   return true;
 }
@@ -163,21 +164,21 @@ export class ConnectForm {
     const name = this.name.value.trim();
     const clientId = this.clientId.value.trim();
     if (!parseAddress(fhir)) {
-      this.fail('Enter the server’s address: the FHIR base URL your provider gives, starting with https://.', this.address);
+      this.fail(t('app.fhir_connect.enter_the_servers_address_the', 'Enter the server’s address: the FHIR base URL your provider gives, starting with https://.'), this.address);
       return;
     }
     if (!NAME_PATTERN.test(name) || name === 'files') {
-      this.fail('Give the server a name of letters, digits, “.”, “-” or “_” (at most 64), other than “files”.', this.name);
+      this.fail(t('app.fhir_connect.give_the_server_a_name', 'Give the server a name of letters, digits, “.”, “-” or “_” (at most 64), other than “files”.'), this.name);
       return;
     }
     if (!clientId) {
-      this.fail('Enter the client id your provider gave for hreaderd.', this.clientId);
+      this.fail(t('app.fhir_connect.enter_the_client_id_your', 'Enter the client id your provider gave for hreaderd.'), this.clientId);
       return;
     }
     // A new sign-in under a name in use would replace that source's settings: only the same server's.
     const same = (this.sources() || []).find((source) => source.name === name);
     if (same && !(same.kind === 'fhir' && sameAddress(same.url, fhir))) {
-      this.fail(`There is already a server named ${name}${same.url ? ` (${same.url})` : ''}. Choose another name.`, this.name);
+      this.fail(t('app.fhir_connect.there_is_already_a_server', 'There is already a server named {name}{value}. Choose another name.', { name, value: same.url ? ` (${same.url})` : '' }), this.name);
       return;
     }
     this.setBusy(true);

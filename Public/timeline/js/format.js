@@ -1,5 +1,7 @@
 // Dates, ages, numbers and units as a person reads them. Times from the API are epoch seconds.
 
+import { t } from './strings.js';
+
 const locale = undefined; // the browser's
 
 const dayFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
@@ -64,8 +66,8 @@ export function age(birthdate, at = Date.now() / 1000) {
 
 export function genderWord(gender) {
   switch ((gender || '').toUpperCase()) {
-    case 'M': return 'Male';
-    case 'F': return 'Female';
+    case 'M': return t('app.format.male', 'Male');
+    case 'F': return t('app.format.female', 'Female');
     case '': return null;
     default: return gender;
   }

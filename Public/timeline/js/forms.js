@@ -5,6 +5,7 @@ import { h, clear } from './dom.js';
 import { formatTime } from './format.js';
 import { ADHERENCE, medicationName } from './posts.js';
 import { CLOSED_STATUSES } from './lane-layout.js';
+import { t } from './strings.js';
 
 function note(form, text, isError = false) {
   const el = form.querySelector('.form-note');
@@ -28,7 +29,7 @@ export function setUpForms({ post, onPosted }) {
   const levels = document.getElementById('levels-form');
   for (const input of levels.querySelectorAll('input[type="range"]')) {
     const output = document.getElementById(`${input.id}-out`);
-    const sync = () => { output.textContent = input.value; input.setAttribute('aria-valuetext', `${input.value} of 10`); };
+    const sync = () => { output.textContent = input.value; input.setAttribute('aria-valuetext', t('app.forms.of_10', '{value} of 10', { value: input.value })); };
     input.addEventListener('input', sync);
     sync();
   }
@@ -39,10 +40,10 @@ export function setUpForms({ post, onPosted }) {
     for (const input of levels.querySelectorAll('input[type="range"]')) data[input.name] = input.value;
     try {
       const stored = await submitting(levels, () => post('levels', data));
-      note(levels, `Saved at ${formatTime(stored.created_at)}.`);
+      note(levels, t('app.forms.saved_at', 'Saved at {created_at}.', { created_at: formatTime(stored.created_at) }));
       onPosted(stored);
     } catch (error) {
-      note(levels, `Not saved: ${error.message}`, true);
+      note(levels, t('app.forms.not_saved', 'Not saved: {message}', { message: error.message }), true);
     }
   });
 
@@ -56,7 +57,7 @@ export function setUpForms({ post, onPosted }) {
     const nameInput = med.elements.description;
     const name = nameInput.value.trim();
     if (!name) {
-      medError.textContent = "Enter the medication's name.";
+      medError.textContent = t('app.forms.enter_the_medications_name', 'Enter the medication\'s name.');
       nameInput.setAttribute('aria-invalid', 'true');
       nameInput.focus();
       return;
@@ -70,10 +71,10 @@ export function setUpForms({ post, onPosted }) {
     try {
       const stored = await submitting(med, () => post('medication', data));
       med.reset();
-      note(med, `Added ${name}.`);
+      note(med, t('app.forms.added', 'Added {name}.', { name }));
       onPosted(stored);
     } catch (error) {
-      medError.textContent = `Not added: ${error.message}`;
+      medError.textContent = t('app.forms.not_added', 'Not added: {message}', { message: error.message });
     }
   });
 
@@ -91,16 +92,16 @@ export function setUpForms({ post, onPosted }) {
       answers.push(checked.value);
     }
     if (!answers.length) {
-      note(regimen, 'Choose an answer for at least one medication.', true);
+      note(regimen, t('app.forms.choose_an_answer_for_at', 'Choose an answer for at least one medication.'), true);
       return;
     }
     try {
       const stored = await submitting(regimen, () => post('regimen', { medication: names, 'select-choice-by': answers }));
       for (const input of regimen.querySelectorAll('input:checked')) input.checked = false;
-      note(regimen, `Saved at ${formatTime(stored.created_at)}.`);
+      note(regimen, t('app.forms.saved_at', 'Saved at {created_at}.', { created_at: formatTime(stored.created_at) }));
       onPosted(stored);
     } catch (error) {
-      note(regimen, `Not saved: ${error.message}`, true);
+      note(regimen, t('app.forms.not_saved', 'Not saved: {message}', { message: error.message }), true);
     }
   });
 }
@@ -126,14 +127,14 @@ export function renderRegimen(medications) {
   const list = clear(document.getElementById('regimen-list'));
   const submit = form.querySelector('button[type="submit"]');
   if (!medications.length) {
-    list.append(h('p', { class: 'muted' }, 'No current medications in this window. Add one above to keep track of it.'));
+    list.append(h('p', { class: 'muted' }, t('app.forms.no_current_medications_in_this', 'No current medications in this window. Add one above to keep track of it.')));
     submit.hidden = true;
     return;
   }
   submit.hidden = false;
   medications.slice(0, 30).forEach((med, index) => {
     const fieldset = h('fieldset', { class: 'regimen', 'data-name': med.name },
-      h('legend', null, med.name, med.mine ? h('span', { class: 'mine' }, 'added by you') : null));
+      h('legend', null, med.name, med.mine ? h('span', { class: 'mine' }, t('app.forms.added_by_you', 'added by you')) : null));
     const choices = h('div', { class: 'choices' });
     for (const [code, label] of Object.entries(ADHERENCE)) {
       choices.append(h('label', { class: 'choice' },

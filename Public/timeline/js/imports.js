@@ -6,6 +6,7 @@
 import { h, clear } from './dom.js';
 import { relative, formatDateTime } from './format.js';
 import { beginSignIn } from './fhir-connect.js';
+import { t } from './strings.js';
 
 const ACTIVE = new Set(['queued', 'running']);
 const KIND_NAMES = { fhir: 'FHIR', rhex: 'RHEx' };
@@ -87,7 +88,7 @@ export class ImportsPanel {
         return; // This daemon has no import routes; nothing to poll.
       }
       if (error.status === 401 || error.status === 423) return;
-      for (const root of this.roots()) clear(root).append(h('p', { class: 'muted' }, `Import status is not available: ${error.message}`));
+      for (const root of this.roots()) clear(root).append(h('p', { class: 'muted' }, t('app.imports.import_status_is_not_available', 'Import status is not available: {message}', { message: error.message })));
       this.schedule(SLOW_POLL);
       return;
     }
@@ -120,12 +121,12 @@ export class ImportsPanel {
   renderNone(files) {
     this.button.hidden = true;
     clear(this.root).append(h('div', { class: 'calm' },
-      h('p', null, 'No record servers are connected.'),
+      h('p', null, t('app.imports.no_record_servers_are_connected', 'No record servers are connected.')),
       h('p', { class: 'small' },
-        files?.last_sync_at ? `Records came from files, last imported ${relative(files.last_sync_at)}. ` : 'Records in this store came from files. ',
-        'Connect your clinic’s, hospital’s or insurer’s health record server (FHIR) with Connect a server. An RHEx server is added on the command line:'),
-      h('p', { class: 'small' }, h('code', null, 'hreaderd source add NAME --url …'))));
-    if (this.mirror) clear(this.mirror).append(h('p', { class: 'muted small' }, 'No record servers are connected yet.'));
+        files?.last_sync_at ? t('app.imports.records_came_from_files_last', 'Records came from files, last imported {last_sync_at}. ', { last_sync_at: relative(files.last_sync_at) }) : t('app.imports.records_in_this_store_came', 'Records in this store came from files. '),
+        t('app.imports.connect_your_clinics_hospitals_or', 'Connect your clinic’s, hospital’s or insurer’s health record server (FHIR) with Connect a server. An RHEx server is added on the command line:')),
+      h('p', { class: 'small' }, h('code', null, t('app.imports.hreaderd_source_add_name_url', 'hreaderd source add NAME --url …')))));
+    if (this.mirror) clear(this.mirror).append(h('p', { class: 'muted small' }, t('app.imports.no_record_servers_are_connected_2', 'No record servers are connected yet.')));
   }
 
   render(sources, jobs) {
@@ -144,29 +145,29 @@ export class ImportsPanel {
     const latest = [...jobs].sort((a, b) => (b.id > a.id ? 1 : -1));
     const active = latest.find((job) => ACTIVE.has(job.state));
     let badge;
-    if (source.state === 'needs_sign_in' || latest[0]?.state === 'needs_sign_in') badge = h('span', { class: 'badge warn' }, 'Needs sign-in');
-    else if (active) badge = h('span', { class: 'badge busy' }, active.state === 'queued' ? 'Waiting' : 'Syncing');
-    else if (latest[0]?.state === 'failed' || source.last_error) badge = h('span', { class: 'badge error' }, 'Failed');
-    else if (!source.last_sync_at && !latest.length) badge = h('span', { class: 'badge neutral' }, 'Not synced yet');
-    else badge = h('span', { class: 'badge ok' }, 'Up to date');
+    if (source.state === 'needs_sign_in' || latest[0]?.state === 'needs_sign_in') badge = h('span', { class: 'badge warn' }, t('app.imports.needs_sign_in', 'Needs sign-in'));
+    else if (active) badge = h('span', { class: 'badge busy' }, active.state === 'queued' ? t('app.imports.waiting', 'Waiting') : t('app.imports.syncing', 'Syncing'));
+    else if (latest[0]?.state === 'failed' || source.last_error) badge = h('span', { class: 'badge error' }, t('app.imports.failed', 'Failed'));
+    else if (!source.last_sync_at && !latest.length) badge = h('span', { class: 'badge neutral' }, t('app.imports.not_synced_yet', 'Not synced yet'));
+    else badge = h('span', { class: 'badge ok' }, t('app.imports.up_to_date', 'Up to date'));
 
     const kind = KIND_NAMES[source.kind] || source.kind;
     const item = h('li', { class: ['source', source.name === this.arrived && 'arrived'], 'data-source': source.name, 'data-kind': source.kind },
       h('div', { class: 'source-head' },
         h('span', { class: 'source-title' }, h('span', { class: 'source-name' }, source.name), kind ? h('span', { class: 'source-kind' }, kind) : null),
         badge));
-    if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, `Last synced ${relative(source.last_sync_at)}`));
-    else if (latest.length) item.append(h('p', { class: 'muted small' }, 'Not synced yet'));
+    if (source.last_sync_at) item.append(h('p', { class: 'muted small' }, t('app.imports.last_synced', 'Last synced {last_sync_at}', { last_sync_at: relative(source.last_sync_at) })));
+    else if (latest.length) item.append(h('p', { class: 'muted small' }, t('app.imports.not_synced_yet', 'Not synced yet')));
     if (source.url) item.append(h('p', { class: 'muted small source-url' }, source.url));
     if (source.state === 'needs_sign_in' && source.kind === 'fhir') {
       // The same sign-in as when it was connected: the provider's page, then back here.
       const note = this.notes.get(source.name);
-      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records.'),
+      item.append(h('p', { class: 'small' }, t('app.imports.the_server_wants_you_to', 'The server wants you to sign in again before it sends more records.')),
         h('div', { class: 'sign-in-again' },
-          h('button', { type: 'button', class: 'button small primary', onclick: (event) => this.signInAgain(source, event.currentTarget) }, 'Sign in again'),
+          h('button', { type: 'button', class: 'button small primary', onclick: (event) => this.signInAgain(source, event.currentTarget) }, t('app.imports.sign_in_again', 'Sign in again')),
           note ? h('p', { class: ['small', note.error ? 'error-text' : 'muted'], role: note.error ? 'alert' : 'status' }, note.text) : null));
     } else if (source.state === 'needs_sign_in') {
-      item.append(h('p', { class: 'small' }, 'The server wants you to sign in again before it sends more records. Sign in again on this computer with ', h('code', null, `hreaderd source add ${source.name} --update …`), '.'));
+      item.append(h('p', { class: 'small' }, t('app.imports.the_server_wants_you_to_2', 'The server wants you to sign in again before it sends more records. Sign in again on this computer with '), h('code', null, t('app.imports.hreaderd_source_add_update', 'hreaderd source add {name} --update …', { name: source.name })), '.'));
     }
     // The running job, else the newest one; the source's last error only when the job does not say it.
     const shown = active || latest[0];
@@ -199,13 +200,13 @@ export class ImportsPanel {
   async syncNow() {
     this.button.disabled = true;
     const original = this.button.textContent;
-    this.button.textContent = 'Starting…';
+    this.button.textContent = t('app.imports.starting', 'Starting…');
     try {
       await this.api.syncNow();
       await this.refresh();
     } catch (error) {
       await this.refresh();
-      this.root.prepend(h('p', { class: 'small error-text', role: 'alert' }, `Could not start a sync: ${error.message}`));
+      this.root.prepend(h('p', { class: 'small error-text', role: 'alert' }, t('app.imports.could_not_start_a_sync', 'Could not start a sync: {message}', { message: error.message })));
     } finally {
       this.button.disabled = false;
       this.button.textContent = original;
@@ -220,14 +221,14 @@ function renderJob(job) {
   switch (job.state) {
     case 'queued':
       if (job.attempts && job.last_error) {
-        el.append(h('p', { class: 'error-text' }, `Attempt ${job.attempts} failed: ${job.last_error}`));
-        el.append(h('p', { class: 'muted small' }, job.next_run_at ? `Trying again ${relative(job.next_run_at)}.` : 'Trying again soon.'));
+        el.append(h('p', { class: 'error-text' }, t('app.imports.attempt_failed', 'Attempt {attempts} failed: {last_error}', { attempts: job.attempts, last_error: job.last_error })));
+        el.append(h('p', { class: 'muted small' }, job.next_run_at ? t('app.imports.trying_again', 'Trying again {next_run_at}.', { next_run_at: relative(job.next_run_at) }) : t('app.imports.trying_again_soon', 'Trying again soon.')));
       } else {
-        el.append(h('p', null, 'Waiting to start', job.next_run_at ? ` (${relative(job.next_run_at)})` : ''));
+        el.append(h('p', null, t('app.imports.waiting_to_start', 'Waiting to start'), job.next_run_at ? ` (${relative(job.next_run_at)})` : ''));
       }
       break;
     case 'running': {
-      const label = total ? `Importing: ${done} of ${total} records` : 'Importing…';
+      const label = total ? t('app.imports.importing_of_records', 'Importing: {done} of {total} records', { done, total }) : t('app.imports.importing', 'Importing…');
       el.append(h('p', null, label));
       const bar = h('progress', { max: String(Math.max(total, 1)), 'aria-label': label });
       if (total) bar.value = done; // no value: an indeterminate bar
@@ -238,21 +239,21 @@ function renderJob(job) {
       const p = job.patients || {};
       const e = job.entries || {};
       const changes = [
-        p.added ? `${p.added} new ${p.added === 1 ? 'person' : 'people'}` : null,
-        p.updated ? `${p.updated} updated` : null,
-        e.added ? `${e.added.toLocaleString()} new ${e.added === 1 ? 'entry' : 'entries'}` : null,
-        p.failed ? `${p.failed} could not be read` : null,
+        p.added ? t('app.imports.new', '{added} new {value}', { added: p.added, value: p.added === 1 ? 'person' : 'people' }) : null,
+        p.updated ? t('app.imports.updated', '{updated} updated', { updated: p.updated }) : null,
+        e.added ? t('app.imports.new', '{added} new {value}', { added: e.added.toLocaleString(), value: e.added === 1 ? 'entry' : 'entries' }) : null,
+        p.failed ? t('app.imports.could_not_be_read', '{failed} could not be read', { failed: p.failed }) : null,
       ].filter(Boolean);
       const when = job.finished_at ? ` ${relative(job.finished_at)}` : '';
-      el.append(h('p', { class: 'muted' }, `Last import finished${when}: ${changes.length ? changes.join(', ') : 'nothing new'}.`));
+      el.append(h('p', { class: 'muted' }, t('app.imports.last_import_finished', 'Last import finished{when}: {value}.', { when, value: changes.length ? changes.join(', ') : 'nothing new' })));
       break;
     }
     case 'failed':
-      el.append(h('p', { class: 'error-text' }, `Import failed${job.attempts ? ` after ${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}` : ''}: ${job.last_error || 'no reason given'}`));
-      if (job.next_run_at) el.append(h('p', { class: 'muted small' }, `Next try ${formatDateTime(job.next_run_at)}.`));
+      el.append(h('p', { class: 'error-text' }, t('app.imports.import_failed', 'Import failed{value}: {last_error}', { value: job.attempts ? ` after ${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}` : '', last_error: job.last_error || 'no reason given' })));
+      if (job.next_run_at) el.append(h('p', { class: 'muted small' }, t('app.imports.next_try', 'Next try {next_run_at}.', { next_run_at: formatDateTime(job.next_run_at) })));
       break;
     case 'needs_sign_in':
-      el.append(h('p', null, 'Stopped: the server needs you to sign in again.'));
+      el.append(h('p', null, t('app.imports.stopped_the_server_needs_you', 'Stopped: the server needs you to sign in again.')));
       break;
     default:
       el.append(h('p', null, job.state));

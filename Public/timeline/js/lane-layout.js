@@ -3,21 +3,23 @@
 // The cost is one sort per lane; what is drawn stays small (at most a few hundred marks) however
 // many entries the window holds, which keeps a window of 10,000 entries responsive.
 
+import { later } from './strings.js';
+
 export const LANES = [
-  { type: 'condition', key: 'conditions', name: 'Conditions', one: 'condition' },
-  { type: 'medication', key: 'medications', name: 'Medications', one: 'medication' },
-  { type: 'encounter', key: 'encounters', name: 'Encounters', one: 'encounter' },
-  { type: 'procedure', key: 'procedures', name: 'Procedures', one: 'procedure' },
-  { type: 'result', key: 'results', name: 'Results', one: 'result' },
-  { type: 'immunization', key: 'immunizations', name: 'Immunizations', one: 'immunization' },
-  { type: 'allergy', key: 'allergies', name: 'Allergies', one: 'allergy', many: 'allergies' },
-  { type: 'social_history', key: 'social_history', name: 'Social history', one: 'social history entry', many: 'social history entries' },
-  { type: 'care_goal', key: 'care_goals', name: 'Care goals', one: 'care goal' },
-  { type: 'medical_equipment', key: 'medical_equipment', name: 'Medical equipment', one: 'medical equipment', many: 'medical equipment' },
+  { type: 'condition', key: 'conditions', name: later('app.lane_layout.conditions', 'Conditions'), one: later('app.lane_layout.condition', 'condition') },
+  { type: 'medication', key: 'medications', name: later('app.lane_layout.medications', 'Medications'), one: later('app.lane_layout.medication', 'medication') },
+  { type: 'encounter', key: 'encounters', name: later('app.lane_layout.encounters', 'Encounters'), one: later('app.lane_layout.encounter', 'encounter') },
+  { type: 'procedure', key: 'procedures', name: later('app.lane_layout.procedures', 'Procedures'), one: later('app.lane_layout.procedure', 'procedure') },
+  { type: 'result', key: 'results', name: later('app.lane_layout.results', 'Results'), one: later('app.lane_layout.result', 'result') },
+  { type: 'immunization', key: 'immunizations', name: later('app.lane_layout.immunizations', 'Immunizations'), one: later('app.lane_layout.immunization', 'immunization') },
+  { type: 'allergy', key: 'allergies', name: later('app.lane_layout.allergies', 'Allergies'), one: later('app.lane_layout.allergy', 'allergy'), many: later('app.lane_layout.allergies_2', 'allergies') },
+  { type: 'social_history', key: 'social_history', name: later('app.lane_layout.social_history', 'Social history'), one: later('app.lane_layout.social_history_entry', 'social history entry'), many: later('app.lane_layout.social_history_entries', 'social history entries') },
+  { type: 'care_goal', key: 'care_goals', name: later('app.lane_layout.care_goals', 'Care goals'), one: later('app.lane_layout.care_goal', 'care goal') },
+  { type: 'medical_equipment', key: 'medical_equipment', name: later('app.lane_layout.medical_equipment', 'Medical equipment'), one: later('app.lane_layout.medical_equipment_2', 'medical equipment'), many: later('app.lane_layout.medical_equipment_2', 'medical equipment') },
 ];
-export const POST_LANE = { type: 'post', name: 'Your notes', one: 'note' };
+export const POST_LANE = { type: 'post', name: later('app.lane_layout.your_notes', 'Your notes'), one: later('app.lane_layout.note', 'note') };
 /** Vital signs are charted, not on a lane; one reading still has its details (found by a search). */
-export const VITAL_LANE = { type: 'vital_sign', name: 'Vital signs', one: 'vital sign' };
+export const VITAL_LANE = { type: 'vital_sign', name: later('app.lane_layout.vital_signs', 'Vital signs'), one: later('app.lane_layout.vital_sign', 'vital sign') };
 
 /** Statuses that end a condition, medication or allergy: the server's rule, from /patients.json. */
 export const CLOSED_STATUSES = new Set();

@@ -34,7 +34,7 @@ export class LibraryPanel {
     this.content = dialog.querySelector('#library-content');
     this.installed = dialog.querySelector('#library-installed');
     this.language = dialog.querySelector('#library-language');
-    this.stack = []; // the views shown before the current one, for Back: {kind: 'results'|'topic', …}
+    this.stack = []; // the views shown before the current one, for Back: {kind: 'results'|'group'|'topic', …}
     this.view = { kind: 'home' };
     this.results = null; // {query, results, group}: the last search, kept while a topic from it is read
     this.seq = 0;
@@ -77,6 +77,7 @@ export class LibraryPanel {
     this.stack = [];
     this.view = { kind: 'home' };
     this.results = null;
+    this.groups = null;
     this.input.value = '';
     this.say('');
     clear(this.content);
@@ -84,11 +85,13 @@ export class LibraryPanel {
 
   /** The table changed (another language, an update): what is shown is drawn again in it. */
   redraw() {
+    this.groups = null; // a library update may bring other groups
     this.drawFoot();
     if (!this.dialog.open) return;
     if (this.view.kind === 'home') this.drawHome();
     else if (this.view.kind === 'results' && this.results) this.drawResults();
     else if (this.view.kind === 'topic' && this.view.data) this.drawTopic(this.view.data);
+    else if (this.view.kind === 'group' && this.view.data) this.drawGroup(this.view.data);
   }
 
   say(text, error = false) {
@@ -100,9 +103,77 @@ export class LibraryPanel {
 
   drawHome() {
     this.say('');
+    const groups = h('div', { class: 'library-browse' });
     clear(this.content).append(h('div', { class: 'library-home' },
       h('p', null, t('library.home.intro', 'Plain-language health topics from MedlinePlus (National Library of Medicine) and CDC’s vaccine codes, kept on this computer: reading them needs no network.')),
-      h('p', { class: 'muted small' }, t('library.home.hint', 'Search by a word of your record (a condition, a test, a vaccine); the results can then be narrowed to a group of topics.'))));
+      h('p', { class: 'muted small' }, t('library.home.hint', 'Search by a word of your record (a condition, a test, a vaccine); the results can then be narrowed to a group of topics.')),
+      groups));
+    this.drawGroups(groups);
+  }
+
+  // ---- Browsing by group (GET /library/groups.json, /library/groups/{id}.json) ----
+
+  /** The pack's groups as buttons, each opening its topics; read once a library version. */
+  async drawGroups(box) {
+    if (!this.groups) {
+      try {
+        this.groups = (await this.api.libraryGroups())?.groups || [];
+      } catch (error) {
+        if (error.status === 401 || error.status === 423) return;
+        box.append(h('p', { class: 'error-text small' }, t('library.browse.failed', 'Could not read the groups: {reason}', { reason: error.message })));
+        return;
+      }
+    }
+    if (!box.isConnected || !this.groups.length) return;
+    const list = h('ul', { class: 'library-group-list' });
+    for (const group of this.groups) {
+      const button = h('button', { type: 'button', class: 'chip library-group', 'data-group': group.id },
+        String(group.name), h('span', { class: 'count muted' }, ` ${Number(group.count || 0).toLocaleString()}`));
+      button.addEventListener('click', () => this.showGroup(group.id));
+      list.append(h('li', null, button));
+    }
+    box.replaceChildren(h('h3', { class: 'library-browse-heading' }, t('library.browse.groups', 'Browse by group')), list);
+  }
+
+  /** Shows a group's topics; push: the view shown now goes on the Back stack. */
+  async showGroup(id, { push = true } = {}) {
+    const seq = ++this.seq;
+    if (push && this.view.kind !== 'home') this.stack.push(this.view);
+    this.view = { kind: 'group', id, data: null };
+    this.content.setAttribute('aria-busy', 'true');
+    this.say(t('library.browse.loading', 'Opening the group…'));
+    let group;
+    try {
+      group = await this.api.libraryGroup(id);
+    } catch (error) {
+      if (seq !== this.seq) return;
+      this.content.removeAttribute('aria-busy');
+      if (error.status === 401 || error.status === 423) return;
+      clear(this.content).append(this.backButton());
+      this.say(t('library.browse.failed', 'Could not read the groups: {reason}', { reason: error.message }), true);
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.content.removeAttribute('aria-busy');
+    this.view = { kind: 'group', id, data: group };
+    this.say('');
+    this.drawGroup(group);
+    this.content.querySelector('.group-page h3')?.focus();
+  }
+
+  drawGroup(group) {
+    const list = h('ul', { class: 'library-results', 'aria-labelledby': 'library-group-title' });
+    for (const topic of group.topics || []) {
+      const button = h('button', { type: 'button', class: 'search-result library-result', 'data-topic': topic.id },
+        h('span', { class: 'search-title' }, String(topic.title || topic.id)));
+      button.addEventListener('click', () => this.showTopic(topic.id));
+      list.append(h('li', null, button));
+    }
+    clear(this.content).append(this.backButton(),
+      h('div', { class: 'group-page', 'data-group': group.id },
+        h('h3', { id: 'library-group-title', tabindex: '-1' }, String(group.name)),
+        h('p', { class: 'muted small' }, t('library.browse.group_topics', '{count} topics in this group', { count: Number(group.count || 0).toLocaleString() })),
+        list));
   }
 
   // ---- Search ----
@@ -230,9 +301,14 @@ export class LibraryPanel {
 
   backButton() {
     const previous = this.stack[this.stack.length - 1];
+    if (!previous && this.view.kind === 'group') {
+      const home = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, t('library.browse.all_groups', '‹ All groups'));
+      home.addEventListener('click', () => this.back());
+      return h('div', null, home);
+    }
     if (!previous) return null;
-    const label = previous.kind === 'topic' && previous.data
-      ? t('library.topic.back_to', '‹ Back to {title}', { title: previous.data.title })
+    const label = (previous.kind === 'topic' || previous.kind === 'group') && previous.data
+      ? t('library.topic.back_to', '‹ Back to {title}', { title: previous.data.title ?? previous.data.name })
       : t('library.topic.back_results', '‹ Back to the results');
     const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, label);
     back.addEventListener('click', () => this.back());
@@ -241,6 +317,15 @@ export class LibraryPanel {
 
   back() {
     const previous = this.stack.pop();
+    if (!previous && this.view.kind === 'group') {
+      // A group opened from the home page: back to the list of groups.
+      this.seq += 1;
+      this.content.removeAttribute('aria-busy');
+      this.view = { kind: 'home' };
+      this.drawHome();
+      (this.content.querySelector('.library-group') || this.input).focus();
+      return;
+    }
     if (!previous) return;
     this.seq += 1;
     this.content.removeAttribute('aria-busy');
@@ -249,6 +334,11 @@ export class LibraryPanel {
       this.say('');
       this.drawTopic(previous.data);
       this.content.querySelector('.topic-page h3')?.focus();
+    } else if (previous.kind === 'group' && previous.data) {
+      this.view = previous;
+      this.say('');
+      this.drawGroup(previous.data);
+      this.content.querySelector('.group-page h3')?.focus();
     } else if (this.results) {
       this.drawResults();
       (this.content.querySelector('.library-result') || this.input).focus();

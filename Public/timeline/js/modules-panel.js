@@ -6,6 +6,7 @@
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { plural } from './format.js';
+import { t } from './strings.js';
 
 export class ModulesPanel {
   /**
@@ -39,7 +40,7 @@ export class ModulesPanel {
     this.patient = this.personId();
     this.say('');
     clear(this.list);
-    this.intro.textContent = `The tiles of ${this.personName() || 'this person'}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.`;
+    this.intro.textContent = t('app.modules_panel.the_tiles_of_s_summary', 'The tiles of {value}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.', { value: this.personName() || 'this person' });
     this.busy(true);
     this.modal.open(opener);
     const seq = ++this.seq;
@@ -48,7 +49,7 @@ export class ModulesPanel {
       data = await this.api.modules(this.patient);
     } catch (error) {
       if (seq !== this.seq) return;
-      if (error.status !== 401 && error.status !== 423) this.say(`Could not read the tiles: ${error.message}`, true);
+      if (error.status !== 401 && error.status !== 423) this.say(t('app.modules_panel.could_not_read_the_tiles', 'Could not read the tiles: {message}', { message: error.message }), true);
       return;
     }
     if (seq !== this.seq) return;
@@ -91,9 +92,9 @@ export class ModulesPanel {
       box.checked = item.shown;
       box.addEventListener('change', () => { item.shown = box.checked; this.say(''); this.render({ id: item.id, action: 'show' }); });
       const up = h('button', { type: 'button', class: 'button small', 'data-action': 'up', disabled: index === 0, onclick: () => this.move(index, -1) },
-        h('span', { 'aria-hidden': 'true' }, '↑ '), 'Move up', hidden(` ${item.name}`));
+        h('span', { 'aria-hidden': 'true' }, '↑ '), t('app.modules_panel.move_up', 'Move up'), hidden(` ${item.name}`));
       const down = h('button', { type: 'button', class: 'button small', 'data-action': 'down', disabled: index === count - 1, onclick: () => this.move(index, 1) },
-        h('span', { 'aria-hidden': 'true' }, '↓ '), 'Move down', hidden(` ${item.name}`));
+        h('span', { 'aria-hidden': 'true' }, '↓ '), t('app.modules_panel.move_down', 'Move down'), hidden(` ${item.name}`));
       list.append(h('li', { class: ['module-row', !item.shown && 'off'], 'data-module': item.id },
         h('div', { class: 'check module-check' }, box,
           h('label', { for: `${id}-shown` }, h('span', { class: 'module-name', text: item.name }),
@@ -101,7 +102,7 @@ export class ModulesPanel {
         h('p', { id: `${id}-description`, class: 'muted small module-description', text: item.description }),
         h('div', { class: 'module-actions' }, up, down)));
     });
-    this.defaults.title = this.chosen ? 'Show the daemon’s tiles in its own order again' : 'The summary shows the default tiles now';
+    this.defaults.title = this.chosen ? t('app.modules_panel.show_the_daemons_tiles_in', 'Show the daemon’s tiles in its own order again') : t('app.modules_panel.the_summary_shows_the_default', 'The summary shows the default tiles now');
     if (focus) {
       const row = [...list.children].find((li) => li.dataset.module === focus.id);
       let target = row?.querySelector(`[data-action="${focus.action}"]`);
@@ -116,27 +117,27 @@ export class ModulesPanel {
     if (to < 0 || to >= this.items.length) return;
     const [item] = this.items.splice(index, 1);
     this.items.splice(to, 0, item);
-    this.say(`${item.name} moved ${delta < 0 ? 'up' : 'down'}, to place ${to + 1} of ${this.items.length}.`);
+    this.say(t('app.modules_panel.moved_to_place_of', '{name} moved {value}, to place {value2} of {length}.', { name: item.name, value: delta < 0 ? 'up' : 'down', value2: to + 1, length: this.items.length }));
     this.render({ id: item.id, action: delta < 0 ? 'up' : 'down' });
   }
 
   async store(modules) {
     const patient = this.patient;
     this.busy(true);
-    this.say('Saving…');
+    this.say(t('app.modules_panel.saving', 'Saving…'));
     try {
       await this.api.saveModules(patient, modules);
     } catch (error) {
       this.busy(false);
-      if (error.status !== 401 && error.status !== 423) this.say(`Not saved: ${error.message}`, true);
+      if (error.status !== 401 && error.status !== 423) this.say(t('app.modules_panel.not_saved', 'Not saved: {message}', { message: error.message }), true);
       return;
     }
     this.busy(false);
     const message = modules === null
-      ? 'The summary shows the default tiles again.'
+      ? t('app.modules_panel.the_summary_shows_the_default_2', 'The summary shows the default tiles again.')
       : modules.length
-        ? `Saved: the summary shows ${plural(modules.length, 'tile')} in the order chosen.`
-        : 'Saved: the summary shows no tiles. Choose tiles to show some again.';
+        ? t('app.modules_panel.saved_the_summary_shows_in', 'Saved: the summary shows {length} in the order chosen.', { length: plural(modules.length, 'tile') })
+        : t('app.modules_panel.saved_the_summary_shows_no', 'Saved: the summary shows no tiles. Choose tiles to show some again.');
     this.close();
     await this.onSaved(message);
   }

@@ -4,18 +4,19 @@
 
 import { clear, h } from './dom.js';
 import { age, formatDate, genderWord, plural } from './format.js';
+import { later, t } from './strings.js';
 
 /** PATCH /patients/{id} takes one of these (or null). */
 export const RELATIONSHIPS = [
-  ['me', 'Me'],
-  ['spouse', 'Spouse'],
-  ['partner', 'Partner'],
-  ['child', 'Child'],
-  ['parent', 'Parent'],
-  ['family', 'Family'],
-  ['other', 'Other'],
+  ['me', later('app.patients.me', 'Me')],
+  ['spouse', later('app.patients.spouse', 'Spouse')],
+  ['partner', later('app.patients.partner', 'Partner')],
+  ['child', later('app.patients.child', 'Child')],
+  ['parent', later('app.patients.parent', 'Parent')],
+  ['family', later('app.patients.family', 'Family')],
+  ['other', later('app.patients.other', 'Other')],
 ];
-const RELATIONSHIP_WORDS = { ...Object.fromEntries(RELATIONSHIPS), me: 'You' };
+const RELATIONSHIP_WORDS = { ...Object.fromEntries(RELATIONSHIPS), me: later('app.patients.you', 'You') };
 
 export function relationshipWord(relationship) {
   if (!relationship) return null;
@@ -23,7 +24,7 @@ export function relationshipWord(relationship) {
 }
 
 export function sourceWord(source) {
-  return source === 'files' ? 'imported files' : source;
+  return source === 'files' ? t('app.patients.imported_files', 'imported files') : source;
 }
 
 /**
@@ -64,10 +65,10 @@ export function personMeta(patient) {
   return [
     relationshipWord(patient.relationship),
     genderWord(patient.gender),
-    years != null ? `${years} years old (born ${formatDate(patient.birthdate)})` : null,
-    patient.entries != null ? plural(patient.entries, 'record entry', 'record entries') : null,
-    patient.linked > 1 ? `${patient.linked} linked records` : null,
-    sources.length ? `from ${sources.map(sourceWord).join(' and ')}` : null,
+    years != null ? t('app.patients.years_old_born', '{years} years old (born {birthdate})', { years, birthdate: formatDate(patient.birthdate) }) : null,
+    patient.entries != null ? plural(patient.entries, t('app.patients.record_entry', 'record entry'), t('app.patients.record_entries', 'record entries')) : null,
+    patient.linked > 1 ? t('app.patients.linked_records', '{linked} linked records', { linked: patient.linked }) : null,
+    sources.length ? t('app.patients.from', 'from {source_word}', { source_word: sources.map(sourceWord).join(' and ') }) : null,
   ].filter(Boolean).join(' · ');
 }
 

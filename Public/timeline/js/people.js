@@ -9,18 +9,19 @@ import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, plural } from './format.js';
 import { RELATIONSHIPS, relationshipWord, sourceWord } from './patients.js';
 import { MEDICATION_FIELDS } from './annotations.js';
+import { later, t } from './strings.js';
 
-const RELATIONSHIP_CHOICES = [['', 'Not set'], ...RELATIONSHIPS.map(([value, word]) => [value, value === 'me' ? 'Me (this is you)' : word])];
+const RELATIONSHIP_CHOICES = [['', later('app.people.not_set', 'Not set')], ...RELATIONSHIPS.map(([value, word]) => [value, value === 'me' ? t('app.people.me_this_is_you', 'Me (this is you)') : word])];
 
 /** What one note on a removed entry says, as text. */
 function orphanText(annotation) {
   const parts = [];
   if (annotation.note) parts.push(`“${annotation.note}”`);
-  if (annotation.struck) parts.push(`Marked not mine / wrong${annotation.reason ? `: ${annotation.reason}` : ''}`);
+  if (annotation.struck) parts.push(t('app.people.marked_not_mine_wrong', 'Marked not mine / wrong{value}', { value: annotation.reason ? `: ${annotation.reason}` : '' }));
   const med = annotation.medication || {};
   const details = MEDICATION_FIELDS.filter(([key]) => med[key]).map(([key, label]) => `${label.toLowerCase()} ${med[key]}`);
-  if (details.length) parts.push(`Medication: ${details.join(', ')}`);
-  return parts.join(' · ') || 'An empty note';
+  if (details.length) parts.push(t('app.people.medication', 'Medication: {value}', { value: details.join(', ') }));
+  return parts.join(' · ') || t('app.people.an_empty_note', 'An empty note');
 }
 
 export class PeoplePanel {
@@ -78,7 +79,7 @@ export class PeoplePanel {
     const people = this.people();
     const list = clear(this.list);
     if (!people.length) {
-      list.append(h('li', { class: 'muted' }, 'No one’s records are here yet.'));
+      list.append(h('li', { class: 'muted' }, t('app.people.no_ones_records_are_here', 'No one’s records are here yet.')));
       return;
     }
     people.forEach((person, index) => list.append(this.card(person, index, people.length)));
@@ -87,21 +88,21 @@ export class PeoplePanel {
   card(person, index, count) {
     const { patient, members } = person;
     const id = `person-${index}`;
-    const name = patient.name || 'Unnamed';
+    const name = patient.name || t('app.people.unnamed', 'Unnamed');
     const hidden = (text) => h('span', { class: 'visually-hidden' }, text);
     const card = h('li', { class: 'person-card', 'data-person': person.id, 'aria-labelledby': `${id}-name` });
 
     const head = h('div', { class: 'person-card-head' },
       h('h3', { id: `${id}-name`, tabindex: '-1' }, name),
       patient.relationship ? h('span', { class: 'badge neutral' }, relationshipWord(patient.relationship)) : null,
-      person.id === this.current() ? h('span', { class: 'badge busy' }, 'Shown now') : null);
+      person.id === this.current() ? h('span', { class: 'badge busy' }, t('app.people.shown_now', 'Shown now')) : null);
     const facts = [
-      patient.birthdate != null ? `born ${formatDate(patient.birthdate)}` : null,
-      plural(patient.entries || 0, 'record entry', 'record entries'),
-      members.length > 1 ? `${members.length} linked records` : `from ${sourceWord(patient.source) || 'an unknown source'}`,
+      patient.birthdate != null ? t('app.people.born', 'born {birthdate}', { birthdate: formatDate(patient.birthdate) }) : null,
+      plural(patient.entries || 0, t('app.people.record_entry', 'record entry'), t('app.people.record_entries', 'record entries')),
+      members.length > 1 ? t('app.people.linked_records', '{length} linked records', { length: members.length }) : t('app.people.from', 'from {value}', { value: sourceWord(patient.source) || 'an unknown source' }),
     ].filter(Boolean).join(' · ');
     card.append(head, h('p', { class: 'muted small' },
-      `In the record: “${patient.source_name || name}”`, ' · ', facts));
+      t('app.people.in_the_record', 'In the record: “{source_name}”', { source_name: patient.source_name || name }), ' · ', facts));
 
     // The name shown and the relationship.
     const nameInput = h('input', {
@@ -115,17 +116,17 @@ export class PeoplePanel {
     const note = h('p', { class: 'form-note', role: 'status' });
     const form = h('form', { class: 'person-form', novalidate: true },
       h('div', { class: 'field-row' },
-        h('div', { class: 'field' }, h('label', { for: `${id}-display` }, 'Display name'), nameInput,
-          h('span', { id: `${id}-display-hint`, class: 'hint muted small' }, 'Empty: the name in the record.')),
-        h('div', { class: 'field' }, h('label', { for: `${id}-relationship` }, 'Relationship'), relation)),
+        h('div', { class: 'field' }, h('label', { for: `${id}-display` }, t('app.people.display_name', 'Display name')), nameInput,
+          h('span', { id: `${id}-display-hint`, class: 'hint muted small' }, t('app.people.empty_the_name_in_the', 'Empty: the name in the record.'))),
+        h('div', { class: 'field' }, h('label', { for: `${id}-relationship` }, t('app.people.relationship', 'Relationship')), relation)),
       h('div', { class: 'form-foot' },
-        h('button', { type: 'submit', class: 'button primary small', 'data-action': 'save' }, 'Save', hidden(` ${name}`)),
+        h('button', { type: 'submit', class: 'button primary small', 'data-action': 'save' }, t('app.people.save', 'Save'), hidden(` ${name}`)),
         note));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const display = nameInput.value.trim();
       this.run(person, 'save', () => this.api.updatePatient(person.id, { display_name: display || null, relationship: relation.value || null }),
-        () => `Saved. ${display ? `Shown as “${display}”` : `Shown as “${patient.source_name || name}”, the name in the record`}${relation.value ? `, ${relationshipWord(relation.value).toLowerCase()}` : ''}.`);
+        () => t('app.people.saved', 'Saved. {value}{value2}.', { value: display ? `Shown as “${display}”` : `Shown as “${patient.source_name || name}”, the name in the record`, value2: relation.value ? `, ${relationshipWord(relation.value).toLowerCase()}` : '' }));
     });
     card.append(form);
     if (this.cardNote?.person === person.id) {
@@ -136,17 +137,17 @@ export class PeoplePanel {
     // Records linked into this person.
     if (members.length > 1) {
       const rows = members.map((member) => h('li', null,
-        h('span', null, member.source_name || member.name || 'Unnamed', h('span', { class: 'muted small' },
-          ` · from ${sourceWord(member.source) || 'an unknown source'} · ${plural(member.entries || 0, 'entry', 'entries')}`)),
+        h('span', null, member.source_name || member.name || t('app.people.unnamed', 'Unnamed'), h('span', { class: 'muted small' },
+          t('app.people.from_2', ' · from {value} · {entries}', { value: sourceWord(member.source) || 'an unknown source', entries: plural(member.entries || 0, 'entry', 'entries') }))),
         member.id === person.id
-          ? h('span', { class: 'muted small' }, 'main record')
+          ? h('span', { class: 'muted small' }, t('app.people.main_record', 'main record'))
           : h('button', {
             type: 'button', class: 'button small', 'data-action': 'unlink', 'data-patient': member.id,
             onclick: () => this.run(person, 'unlink', () => this.api.unlink(person.id, member.id),
-              () => `Unlinked: ${member.source_name || member.name} is a person of their own again.`, true),
-          }, 'Unlink', hidden(` ${member.source_name || member.name} (${plural(member.entries || 0, 'entry', 'entries')})`))));
-      card.append(h('div', { class: 'person-links' }, h('h4', null, 'Linked records'),
-        h('p', { class: 'muted small' }, 'Shown as one person: each fact once, with the sources that hold it.'),
+              () => t('app.people.unlinked_is_a_person_of', 'Unlinked: {source_name} is a person of their own again.', { source_name: member.source_name || member.name }), true),
+          }, t('app.people.unlink', 'Unlink'), hidden(` ${member.source_name || member.name} (${plural(member.entries || 0, 'entry', 'entries')})`))));
+      card.append(h('div', { class: 'person-links' }, h('h4', null, t('app.people.linked_records_2', 'Linked records')),
+        h('p', { class: 'muted small' }, t('app.people.shown_as_one_person_each', 'Shown as one person: each fact once, with the sources that hold it.')),
         h('ul', { class: 'plain-list' }, rows)));
     }
     // Filled by loadExtras: suggestions to link, and notes on removed entries.
@@ -154,9 +155,9 @@ export class PeoplePanel {
 
     // Order and removal.
     const up = h('button', { type: 'button', class: 'button small', 'data-action': 'up', disabled: index === 0, onclick: () => this.move(index, -1) },
-      h('span', { 'aria-hidden': 'true' }, '↑ '), 'Move up', hidden(` ${name}`));
+      h('span', { 'aria-hidden': 'true' }, '↑ '), t('app.people.move_up', 'Move up'), hidden(` ${name}`));
     const down = h('button', { type: 'button', class: 'button small', 'data-action': 'down', disabled: index === count - 1, onclick: () => this.move(index, 1) },
-      h('span', { 'aria-hidden': 'true' }, '↓ '), 'Move down', hidden(` ${name}`));
+      h('span', { 'aria-hidden': 'true' }, '↓ '), t('app.people.move_down', 'Move down'), hidden(` ${name}`));
     const confirm = this.confirmBox(person, id);
     const remove = h('button', {
       type: 'button', class: 'button small danger', 'data-action': 'remove', 'aria-expanded': 'false', 'aria-controls': `${id}-confirm`,
@@ -165,7 +166,7 @@ export class PeoplePanel {
         remove.setAttribute('aria-expanded', 'true');
         confirm.querySelector('[data-action="cancel"]').focus();
       },
-    }, 'Remove…', hidden(` ${name}`));
+    }, t('app.people.remove', 'Remove…'), hidden(` ${name}`));
     card.append(h('div', { class: 'person-actions' }, up, down, remove), confirm);
     confirm.addEventListener('cancel-remove', () => {
       confirm.hidden = true;
@@ -177,22 +178,22 @@ export class PeoplePanel {
 
   confirmBox(person, id) {
     const { patient, members } = person;
-    const name = patient.name || 'this person';
-    const alias = patient.source_name && patient.source_name !== name ? ` (“${patient.source_name}” in the record)` : '';
+    const name = patient.name || t('app.people.this_person', 'this person');
+    const alias = patient.source_name && patient.source_name !== name ? t('app.people.in_the_record_2', ' (“{source_name}” in the record)', { source_name: patient.source_name }) : '';
     const what = `${plural(patient.entries || 0, 'record entry', 'record entries')}${members.length > 1 ? ` in ${members.length} linked records` : ''}`;
     const box = h('div', { id: `${id}-confirm`, class: 'confirm', role: 'group', 'aria-labelledby': `${id}-confirm-text`, hidden: true },
       h('p', { id: `${id}-confirm-text` },
-        h('strong', null, `Remove ${name}${alias}?`),
-        ` This removes everything of theirs from this computer: ${what}, your notes on them, and the levels, medications and notes you recorded for them. `,
-        'A sync won’t bring them back. This cannot be undone.'),
+        h('strong', null, t('app.people.remove_2', 'Remove {name}{alias}?', { name, alias })),
+        t('app.people.this_removes_everything_of_theirs', ' This removes everything of theirs from this computer: {what}, your notes on them, and the levels, medications and notes you recorded for them. ', { what }),
+        t('app.people.a_sync_wont_bring_them', 'A sync won’t bring them back. This cannot be undone.')),
       h('div', { class: 'actions' },
         h('button', {
           type: 'button', class: 'button danger-solid', 'data-action': 'confirm-remove',
           onclick: () => this.run(person, 'removed', async () => {
             for (const member of members) await this.api.removePatient(member.id);
-          }, () => `Removed ${name} and everything of theirs.`, true),
-        }, `Remove ${name}`),
-        h('button', { type: 'button', class: 'button', 'data-action': 'cancel', onclick: () => box.dispatchEvent(new Event('cancel-remove')) }, 'Cancel')));
+          }, () => t('app.people.removed_and_everything_of_theirs', 'Removed {name} and everything of theirs.', { name }), true),
+        }, t('app.people.remove_3', 'Remove {name}', { name })),
+        h('button', { type: 'button', class: 'button', 'data-action': 'cancel', onclick: () => box.dispatchEvent(new Event('cancel-remove')) }, t('app.people.cancel', 'Cancel'))));
     return box;
   }
 
@@ -217,7 +218,7 @@ export class PeoplePanel {
     } catch { /* the app says what went wrong */ }
     this.busy = false;
     if (!this.dialog.open) return;
-    const text = failure ? `Not done: ${failure.message}` : message();
+    const text = failure ? t('app.people.not_done', 'Not done: {message}', { message: failure.message }) : message();
     if (panel || failure) this.say(text, Boolean(failure));
     else this.cardNote = { person: person.id, text };
     this.render();
@@ -251,7 +252,7 @@ export class PeoplePanel {
           if (member.order !== order) await this.api.updatePatient(member.id, { order });
         }
       }
-    }, () => `Moved ${moved.patient.name || 'this person'} ${delta < 0 ? 'up' : 'down'}: number ${index + delta + 1} of ${people.length}.`);
+    }, () => t('app.people.moved_number_of', 'Moved {name} {value}: number {value2} of {length}.', { name: moved.patient.name || 'this person', value: delta < 0 ? 'up' : 'down', value2: index + delta + 1, length: people.length }));
   }
 
   /** Link suggestions (links.json) and notes on removed entries (annotations.json), for everyone. */
@@ -291,23 +292,23 @@ export class PeoplePanel {
   renderSuggestions(box, person, suggestions) {
     clear(box).hidden = suggestions.length === 0;
     if (!suggestions.length) return;
-    const name = person.patient.name || 'this person';
-    box.append(h('h4', null, 'The same person?'));
+    const name = person.patient.name || t('app.people.this_person', 'this person');
+    box.append(h('h4', null, t('app.people.the_same_person', 'The same person?')));
     const list = h('ul', { class: 'plain-list' });
     for (const suggestion of suggestions) {
-      const other = suggestion.name || 'Unnamed';
+      const other = suggestion.name || t('app.people.unnamed', 'Unnamed');
       const facts = [
-        suggestion.birthdate != null ? `born ${formatDate(suggestion.birthdate)}` : null,
+        suggestion.birthdate != null ? t('app.people.born', 'born {birthdate}', { birthdate: formatDate(suggestion.birthdate) }) : null,
         suggestion.entries != null ? plural(suggestion.entries, 'entry', 'entries') : null,
-        suggestion.source ? `from ${sourceWord(suggestion.source)}` : null,
+        suggestion.source ? t('app.people.from_3', 'from {source}', { source: sourceWord(suggestion.source) }) : null,
       ].filter(Boolean).join(', ');
       list.append(h('li', { class: 'suggestion', 'data-patient': suggestion.id },
-        h('p', null, h('strong', null, other), facts ? ` (${facts})` : '', ` may be ${name}: ${suggestion.reason || 'they look alike'}.`),
+        h('p', null, h('strong', null, other), facts ? ` (${facts})` : '', t('app.people.may_be', ' may be {name}: {reason}.', { name, reason: suggestion.reason || 'they look alike' })),
         h('button', {
           type: 'button', class: 'button small', 'data-action': 'link',
           onclick: () => this.run(person, 'link', () => this.api.link(person.id, suggestion.id),
-            () => `Linked: ${other}’s record is now part of ${name}.`, true),
-        }, 'These are the same person — link')));
+            () => t('app.people.linked_s_record_is_now', 'Linked: {other}’s record is now part of {name}.', { other, name }), true),
+        }, t('app.people.these_are_the_same_person', 'These are the same person — link'))));
     }
     box.append(list);
   }
@@ -315,27 +316,27 @@ export class PeoplePanel {
   renderOrphans(box, person, orphans) {
     clear(box).hidden = orphans.length === 0;
     if (!orphans.length) return;
-    box.append(h('h4', null, 'Notes on removed entries'),
-      h('p', { class: 'muted small' }, 'The source no longer has the entries these notes were on. They are kept until you delete them.'));
+    box.append(h('h4', null, t('app.people.notes_on_removed_entries', 'Notes on removed entries')),
+      h('p', { class: 'muted small' }, t('app.people.the_source_no_longer_has', 'The source no longer has the entries these notes were on. They are kept until you delete them.')));
     const list = h('ul', { class: 'plain-list orphans' });
     for (const annotation of orphans) {
-      const del = h('button', { type: 'button', class: 'button small danger', 'data-action': 'delete-orphan' }, 'Delete note');
+      const del = h('button', { type: 'button', class: 'button small danger', 'data-action': 'delete-orphan' }, t('app.people.delete_note', 'Delete note'));
       del.addEventListener('click', async () => {
         del.disabled = true;
         try {
           await this.api.deleteAnnotation(annotation.patient, annotation.entry_id);
-          this.say('The note is deleted.');
+          this.say(t('app.people.the_note_is_deleted', 'The note is deleted.'));
           this.cardOf(person.id)?.querySelector('h3')?.focus();
           await this.loadExtras();
           this.onChanged().catch(() => {});
         } catch (error) {
           del.disabled = false;
-          this.say(`Not deleted: ${error.message}`, true);
+          this.say(t('app.people.not_deleted', 'Not deleted: {message}', { message: error.message }), true);
         }
       });
       list.append(h('li', { class: 'orphan', 'data-entry': annotation.entry_id },
         h('p', null, orphanText(annotation)),
-        h('p', { class: 'muted small' }, `Written ${formatDateTime(annotation.updated_at ?? annotation.created_at)}`),
+        h('p', { class: 'muted small' }, t('app.people.written', 'Written {updated_at}', { updated_at: formatDateTime(annotation.updated_at ?? annotation.created_at) })),
         del));
     }
     box.append(list);

@@ -3,16 +3,17 @@
 
 import { h, clear } from './dom.js';
 import { formatDateTime } from './format.js';
+import { later, t } from './strings.js';
 
-export const FREQUENCIES = { OD: 'once a day', BID: 'twice a day', TID: '3 times a day', QID: '4 times a day', Q2H: 'every 2 hours', QH: 'every hour' };
-export const WHEN = { PRN: 'as needed', HS: 'at bedtime', AC: 'before meals', PC: 'after meals' };
-export const ADHERENCE = { ND: 'None', UD: 'Less', AD: 'As directed', OD: 'More' };
+export const FREQUENCIES = { OD: later('app.posts.once_a_day', 'once a day'), BID: later('app.posts.twice_a_day', 'twice a day'), TID: later('app.posts.3_times_a_day', '3 times a day'), QID: later('app.posts.4_times_a_day', '4 times a day'), Q2H: later('app.posts.every_2_hours', 'every 2 hours'), QH: later('app.posts.every_hour', 'every hour') };
+export const WHEN = { PRN: later('app.posts.as_needed', 'as needed'), HS: later('app.posts.at_bedtime', 'at bedtime'), AC: later('app.posts.before_meals', 'before meals'), PC: later('app.posts.after_meals', 'after meals') };
+export const ADHERENCE = { ND: later('app.posts.none', 'None'), UD: later('app.posts.less', 'Less'), AD: later('app.posts.as_directed', 'As directed'), OD: later('app.posts.more', 'More') };
 
 const list = (value) => (Array.isArray(value) ? value : value == null ? [] : [value]);
 const first = (value) => list(value)[0];
 
 export function medicationName(data) {
-  return first(data.description) ?? first(data.name) ?? first(data.medication) ?? 'Medication';
+  return first(data.description) ?? first(data.name) ?? first(data.medication) ?? t('app.posts.medication', 'Medication');
 }
 
 /** One line that says what a post holds. */
@@ -22,17 +23,17 @@ export function describePost(post) {
     case 'levels': {
       const parts = ['pain', 'mood', 'energy'].filter((k) => data[k] != null).map((k) => `${k} ${first(data[k])}`);
       const others = Object.keys(data).filter((k) => !['pain', 'mood', 'energy'].includes(k)).map((k) => `${k} ${list(data[k]).join(', ')}`);
-      return `Levels: ${[...parts, ...others].join(', ') || 'none'}`;
+      return t('app.posts.levels', 'Levels: {value}', { value: [...parts, ...others].join(', ') || 'none' });
     }
     case 'medication': {
       const details = [first(data.dose), FREQUENCIES[first(data['select-choice-freq'])], WHEN[first(data['select-choice-add'])]].filter(Boolean);
-      return `Medication added: ${medicationName(data)}${details.length ? ` (${details.join(', ')})` : ''}`;
+      return t('app.posts.medication_added', 'Medication added: {data}{value}', { data: medicationName(data), value: details.length ? ` (${details.join(', ')})` : '' });
     }
     case 'regimen': {
       const names = list(data.medication);
       const answers = list(data['select-choice-by']);
       const parts = answers.map((code, i) => `${names[i] ?? `medication ${i + 1}`}: ${(ADHERENCE[code] || code).toLowerCase()}`);
-      return `Medications taken: ${parts.join(', ') || 'none'}`;
+      return t('app.posts.medications_taken', 'Medications taken: {value}', { value: parts.join(', ') || 'none' });
     }
     default:
       return `Note: ${Object.entries(data).map(([k, v]) => `${k} ${list(v).join(', ')}`).join(', ')}`;
@@ -49,13 +50,13 @@ export class PostsList {
   render(posts) {
     const root = clear(this.root);
     if (!posts.length) {
-      root.append(h('p', { class: 'muted' }, 'Nothing recorded in this window. What you record (levels, medications) appears here and on the timeline.'));
+      root.append(h('p', { class: 'muted' }, t('app.posts.nothing_recorded_in_this_window', 'Nothing recorded in this window. What you record (levels, medications) appears here and on the timeline.')));
       return;
     }
     const ul = h('ul', { class: 'posts' });
     for (const post of [...posts].reverse()) {
       const text = describePost(post);
-      const del = h('button', { type: 'button', class: 'button quiet small danger', 'aria-label': `Delete: ${text}` }, 'Delete');
+      const del = h('button', { type: 'button', class: 'button quiet small danger', 'aria-label': t('app.posts.delete', 'Delete: {text}', { text }) }, t('app.posts.delete_2', 'Delete'));
       del.addEventListener('click', async () => {
         del.disabled = true;
         try { await this.onDelete(post); } catch { del.disabled = false; }

@@ -13,19 +13,20 @@ import { LANES, POST_LANE, VITAL_LANE } from './lane-layout.js';
 import { SUMMARY, endingAt } from './window-nav.js';
 import { describePost } from './posts.js';
 import { readingItem } from './readings.js';
+import { later, t } from './strings.js';
 
 const PAGE = 20;
 
 /** What a post's kind is called in a result. */
-const POST_TYPES = { levels: 'your levels', medication: 'your medication', regimen: 'medications taken' };
+const POST_TYPES = { levels: later('app.search.your_levels', 'your levels'), medication: later('app.search.your_medication', 'your medication'), regimen: later('app.search.medications_taken', 'medications taken') };
 
 /** The small type label of a result, and the colour it borrows (a lane's). */
 export function resultType(result) {
-  if (result.kind === 'post') return { text: POST_TYPES[result.type] || 'your note', colour: 'post' };
-  if (result.kind === 'section') return { text: 'document section', colour: 'document' };
-  if (result.type === 'vital_sign') return { text: 'vital sign', colour: 'vital_sign' };
+  if (result.kind === 'post') return { text: String(POST_TYPES[result.type] || t('app.search.your_note', 'your note')), colour: 'post' };
+  if (result.kind === 'section') return { text: t('app.search.document_section', 'document section'), colour: 'document' };
+  if (result.type === 'vital_sign') return { text: t('app.search.vital_sign', 'vital sign'), colour: 'vital_sign' };
   const lane = LANES.find((l) => l.type === result.type);
-  return { text: lane ? lane.one : String(result.type || 'entry').replace(/_/g, ' '), colour: lane ? lane.type : 'other' };
+  return { text: lane ? String(lane.one) : String(result.type || 'entry').replace(/_/g, ' '), colour: lane ? lane.type : 'other' };
 }
 
 /** A snippet's parts as nodes: plain text as text, each match in a <mark> (its text set as text). */
@@ -62,7 +63,7 @@ export function findEntry(payload, id) {
   for (const vital of payload.vitals || []) {
     const i = (vital.ids || []).indexOf(id);
     if (i === -1) continue;
-    const chart = /systolic|diastolic/i.test(vital.description) ? 'Blood pressure' : vital.description;
+    const chart = /systolic|diastolic/i.test(vital.description) ? t('app.search.blood_pressure', 'Blood pressure') : vital.description;
     const reading = vital.self_reported?.[i] ? (payload.readings || []).find((r) => r.id === id) : null;
     if (reading) return { item: readingItem(reading, chart), lane: VITAL_LANE };
     const entry = { id, type: 'vital_sign', description: vital.description, date: vital.dates[i], measurement: { value: vital.values[i], unit: vital.units ?? null } };
@@ -148,8 +149,8 @@ export class SearchPanel {
     clear(this.list);
     this.foot.hidden = true;
     this.moreButton.disabled = false;
-    this.moreButton.textContent = 'More results';
-    this.say(`Searching for ${query}…`);
+    this.moreButton.textContent = t('app.search.more_results', 'More results');
+    this.say(t('app.search.searching_for', 'Searching for {query}…', { query }));
     this.modal.open(this.input, { toTop: true });
     await this.load(seq, null);
   }
@@ -159,11 +160,11 @@ export class SearchPanel {
     const seq = this.seq;
     const first = this.count;
     this.moreButton.disabled = true;
-    this.moreButton.textContent = 'Loading…';
+    this.moreButton.textContent = t('app.search.loading', 'Loading…');
     await this.load(seq, this.cursor);
     if (seq !== this.seq) return;
     this.moreButton.disabled = false;
-    this.moreButton.textContent = 'More results';
+    this.moreButton.textContent = t('app.search.more_results', 'More results');
     // The keyboard goes on from the first new result (or stays in the foot when there was none).
     const next = this.list.querySelectorAll('.search-result')[first];
     if (next) next.focus();
@@ -179,7 +180,7 @@ export class SearchPanel {
       this.dialog.removeAttribute('aria-busy');
       if (error.status === 401 || error.status === 423) return; // back to the sign-in screen
       // A 400 (a query with nothing to search for, a bad filter) says what was wrong.
-      this.say(error.status === 400 ? error.message : `Could not search: ${error.message}`, true);
+      this.say(error.status === 400 ? error.message : t('app.search.could_not_search', 'Could not search: {message}', { message: error.message }), true);
       if (cursor != null) this.foot.hidden = false;
       return;
     }
@@ -190,13 +191,13 @@ export class SearchPanel {
     results.forEach((result) => this.list.append(this.item(result, this.count++)));
     this.cursor = page?.next_cursor ?? null;
     if (total === 0) {
-      this.say(`No results for ${this.query}.`);
+      this.say(t('app.search.no_results_for', 'No results for {query}.', { query: this.query }));
       this.status.append(h('span', { class: 'search-hint muted' },
-        ' Words of 3 letters or more also find longer words (potas finds potassium); put a phrase in quotes.'));
+        t('app.search.words_of_3_letters_or', ' Words of 3 letters or more also find longer words (potas finds potassium); put a phrase in quotes.')));
     } else {
-      this.say(`${plural(total, 'result')} for ${this.query}`);
+      this.say(t('app.search.for', '{total} for {query}', { total: plural(total, 'result'), query: this.query }));
     }
-    this.shown.textContent = total > this.count ? `Showing ${this.count.toLocaleString()} of ${total.toLocaleString()}.` : '';
+    this.shown.textContent = total > this.count ? t('app.search.showing_of', 'Showing {count} of {total}.', { count: this.count.toLocaleString(), total: total.toLocaleString() }) : '';
     this.moreButton.hidden = this.cursor == null;
     this.foot.hidden = this.cursor == null && !this.shown.textContent;
   }
@@ -210,7 +211,7 @@ export class SearchPanel {
     const id = `search-result-${index}`;
     const type = resultType(result);
     const date = result.date != null ? formatDate(result.date) : 'undated';
-    const title = result.title || (result.kind === 'section' ? 'Untitled section' : 'Untitled');
+    const title = result.title || (result.kind === 'section' ? t('app.search.untitled_section', 'Untitled section') : t('app.search.untitled', 'Untitled'));
     const snippet = h('span', { class: 'search-snippet', id: `${id}-snippet` });
     snippet.append(...snippetNodes(result.snippet));
     const button = h('button', {
@@ -239,13 +240,13 @@ export class SearchPanel {
     }
     if (!(await this.showDate(result.date))) return;
     if (result.kind === 'post') {
-      if (!this.openPost(result.id)) this.showStatus('This note of yours is no longer on the timeline.');
+      if (!this.openPost(result.id)) this.showStatus(t('app.search.this_note_of_yours_is', 'This note of yours is no longer on the timeline.'));
       return;
     }
     if (this.openEntry(result.id)) return;
     // Not in the window its date gives (an entry drawn by another of its dates): the whole record.
     if (this.current().view !== 'all' && (await this.showWindow({ view: 'all', end: null })) && this.openEntry(result.id)) return;
-    this.showStatus('This entry is not on the timeline any more: it may have been removed by a later import.');
+    this.showStatus(t('app.search.this_entry_is_not_on', 'This entry is not on the timeline any more: it may have been removed by a later import.'));
   }
 
   /** The window shown holds this date, or one of the same view that ends on its day; resolves to whether it is drawn. */
@@ -288,7 +289,7 @@ export class SearchPanel {
     const at = result.id.lastIndexOf('#');
     const number = Number(result.id.slice(at + 1));
     const opened = at > 0 && Number.isInteger(number) && (await this.openSection(result.id.slice(0, at), number, this.input));
-    if (!opened) this.showStatus('This section is no longer among the documents of the person shown.');
+    if (!opened) this.showStatus(t('app.search.this_section_is_no_longer', 'This section is no longer among the documents of the person shown.'));
   }
 }
 

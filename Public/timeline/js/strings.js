@@ -31,6 +31,43 @@ export function t(key, fallback, values) {
   return fill(text, values);
 }
 
+/**
+ * A text of the table read each time it is shown, for the tables of texts a module makes when it loads
+ * (before any string table is): String(text), `${text}` and the DOM helpers (h, textContent) read it then.
+ * It is an object, not a string: a string's methods work on it, but typeof and === see an object.
+ */
+export function later(key, fallback) {
+  return new LaterText(key, fallback);
+}
+
+class LaterText {
+  constructor(key, fallback) {
+    this.key = key;
+    this.fallback = fallback;
+  }
+
+  toString() {
+    return t(this.key, this.fallback);
+  }
+
+  toJSON() {
+    return this.toString();
+  }
+
+  get length() {
+    return this.toString().length;
+  }
+}
+
+// Every method of a string (toLowerCase, replace, localeCompare…) works on the text as it reads now.
+for (const name of Object.getOwnPropertyNames(String.prototype)) {
+  if (name === 'constructor' || name === 'toString' || name === 'valueOf' || name === 'length') continue;
+  if (typeof String.prototype[name] !== 'function') continue;
+  LaterText.prototype[name] = function forward(...args) {
+    return String.prototype[name].apply(this.toString(), args);
+  };
+}
+
 /** Whether the table has the key (a translation or English from the pack): the fallback is not used. */
 export function has(key) {
   return Object.prototype.hasOwnProperty.call(table, key) && typeof table[key] === 'string' && table[key] !== '';

@@ -12,34 +12,35 @@ import { h, clear } from './dom.js';
 import { formatDate, formatDateTime, formatNumber, genderWord, plural, prettyUnit } from './format.js';
 import { ChartGrid, sparkline } from './vitals-chart.js';
 import { KINDS, readingForm, unitWord, youTag } from './readings.js';
+import { later, t } from './strings.js';
 
 // ---- Words for the daemon's categories and ranges ----
 
 const WORDS = {
   // Blood pressure, 2017 ACC/AHA.
-  elevated: 'Elevated',
-  stage_1: 'Stage 1 hypertension',
-  stage_2: 'Stage 2 hypertension',
-  severe: 'Severe (above 180/120)',
+  elevated: later('app.summary.elevated', 'Elevated'),
+  stage_1: later('app.summary.stage_1_hypertension', 'Stage 1 hypertension'),
+  stage_2: later('app.summary.stage_2_hypertension', 'Stage 2 hypertension'),
+  severe: later('app.summary.severe_above_180_120', 'Severe (above 180/120)'),
   // Adult BMI and BMI-for-age.
-  underweight: 'Underweight',
-  healthy: 'Healthy weight',
-  overweight: 'Overweight',
-  obesity: 'Obesity',
+  underweight: later('app.summary.underweight', 'Underweight'),
+  healthy: later('app.summary.healthy_weight', 'Healthy weight'),
+  overweight: later('app.summary.overweight', 'Overweight'),
+  obesity: later('app.summary.obesity', 'Obesity'),
   // Glucose and HbA1c (ADA).
-  very_low: 'Very low',
-  prediabetes: 'Prediabetes range',
-  diabetes: 'Diabetes range',
-  not_classified: 'Not classified',
+  very_low: later('app.summary.very_low', 'Very low'),
+  prediabetes: later('app.summary.prediabetes_range', 'Prediabetes range'),
+  diabetes: later('app.summary.diabetes_range', 'Diabetes range'),
+  not_classified: later('app.summary.not_classified', 'Not classified'),
   // Cholesterol (NCEP ATP III).
-  desirable: 'Desirable',
-  optimal: 'Optimal',
-  near_optimal: 'Near optimal',
-  borderline_high: 'Borderline high',
-  high: 'High',
-  very_high: 'Very high',
-  low: 'Low',
-  normal: 'Normal',
+  desirable: later('app.summary.desirable', 'Desirable'),
+  optimal: later('app.summary.optimal', 'Optimal'),
+  near_optimal: later('app.summary.near_optimal', 'Near optimal'),
+  borderline_high: later('app.summary.borderline_high', 'Borderline high'),
+  high: later('app.summary.high', 'High'),
+  very_high: later('app.summary.very_high', 'Very high'),
+  low: later('app.summary.low', 'Low'),
+  normal: later('app.summary.normal', 'Normal'),
 };
 
 const TONES = {
@@ -62,14 +63,14 @@ function categoryBadge(value, { hdl = false, glucose = false } = {}) {
   let tone = TONES[value] || 'neutral';
   if (hdl) tone = value === 'high' ? 'ok' : value === 'low' ? 'error' : tone;
   if (glucose && value === 'normal') tone = 'ok';
-  const words = glucose && value === 'normal' ? 'Normal range' : categoryWord(value);
+  const words = glucose && value === 'normal' ? t('app.summary.normal_range', 'Normal range') : categoryWord(value);
   return h('span', { class: `badge ${tone} category`, 'data-category': String(value), text: words });
 }
 
-const GLUCOSE_CONTEXT_WORDS = { fasting: 'fasting', before_meal: 'before a meal', after_meal: 'after a meal', random: 'any time' };
-const LIPIDS = [['total', 'Total cholesterol'], ['ldl', 'LDL'], ['hdl', 'HDL'], ['triglycerides', 'Triglycerides']];
-const LEVELS = [['pain', 'Pain', '0 none · 10 worst'], ['mood', 'Mood', '0 very low · 10 very good'], ['energy', 'Energy', '0 exhausted · 10 full of energy']];
-const TRENDS = { up: ['↑', 'going up'], down: ['↓', 'going down'], steady: ['→', 'steady'] };
+const GLUCOSE_CONTEXT_WORDS = { fasting: 'fasting', before_meal: later('app.summary.before_a_meal', 'before a meal'), after_meal: later('app.summary.after_a_meal', 'after a meal'), random: later('app.summary.any_time', 'any time') };
+const LIPIDS = [['total', later('app.summary.total_cholesterol', 'Total cholesterol')], ['ldl', 'LDL'], ['hdl', 'HDL'], ['triglycerides', later('app.summary.triglycerides', 'Triglycerides')]];
+const LEVELS = [['pain', later('app.summary.pain', 'Pain'), later('app.summary.0_none_10_worst', '0 none · 10 worst')], ['mood', later('app.summary.mood', 'Mood'), later('app.summary.0_very_low_10_very', '0 very low · 10 very good')], ['energy', later('app.summary.energy', 'Energy'), later('app.summary.0_exhausted_10_full_of', '0 exhausted · 10 full of energy')]];
+const TRENDS = { up: ['↑', later('app.summary.going_up', 'going up')], down: ['↓', later('app.summary.going_down', 'going down')], steady: ['→', 'steady'] };
 
 /** Whole years, or months under two: "57 years", "8 months". */
 export function ageWords(age) {
@@ -107,7 +108,7 @@ function cappedList(name, items, render) {
   const list = h('ul', { class: 'tile-list', 'data-list': name });
   list.append(...items.slice(0, FIRST_ITEMS).map(render));
   if (items.length <= FIRST_ITEMS) return list;
-  const more = h('button', { type: 'button', class: 'button small show-all' }, `Show all ${items.length.toLocaleString()}`);
+  const more = h('button', { type: 'button', class: 'button small show-all' }, t('app.summary.show_all', 'Show all {length}', { length: items.length.toLocaleString() }));
   more.addEventListener('click', () => {
     list.append(...items.slice(FIRST_ITEMS).map(render));
     more.remove();
@@ -128,40 +129,40 @@ const TILES = {
     const problems = tile.problems || [];
     const allergies = tile.allergies || [];
     const body = h('div', { class: 'tile-lists' });
-    body.append(h('h4', null, `Problems (${problems.length.toLocaleString()})`));
+    body.append(h('h4', null, t('app.summary.problems', 'Problems ({length})', { length: problems.length.toLocaleString() })));
     if (problems.length) {
       body.append(cappedList('problems', problems, (p) => h('li', null,
-        h('span', { class: 'item-name', text: p.description || 'Not named in the record' }),
-        h('span', { class: 'item-meta muted small' }, [p.since != null ? `since ${formatDate(p.since)}` : null, p.status && p.status !== 'active' ? p.status : null].filter(Boolean).join(' · ')),
-        p.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: p.note })) : null)));
+        h('span', { class: 'item-name', text: p.description || t('app.summary.not_named_in_the_record', 'Not named in the record') }),
+        h('span', { class: 'item-meta muted small' }, [p.since != null ? t('app.summary.since', 'since {since}', { since: formatDate(p.since) }) : null, p.status && p.status !== 'active' ? p.status : null].filter(Boolean).join(' · ')),
+        p.note ? h('span', { class: 'item-note small' }, t('app.summary.your_note', 'Your note: '), h('span', { text: p.note })) : null)));
     } else {
-      body.append(emptyLine('No active problems in the record.'));
+      body.append(emptyLine(t('app.summary.no_active_problems_in_the', 'No active problems in the record.')));
     }
-    body.append(h('h4', null, `Allergies (${allergies.length.toLocaleString()})`));
+    body.append(h('h4', null, t('app.summary.allergies', 'Allergies ({length})', { length: allergies.length.toLocaleString() })));
     if (allergies.length) {
       body.append(cappedList('allergies', allergies, (a) => h('li', null,
-        h('span', { class: 'item-name', text: a.description || 'An allergy not named in the record' }),
+        h('span', { class: 'item-name', text: a.description || t('app.summary.an_allergy_not_named_in', 'An allergy not named in the record') }),
         h('span', { class: 'item-meta small' },
-          [a.reaction ? `reaction: ${a.reaction}` : null, a.severity ? `severity: ${a.severity}` : null, a.since != null ? `since ${formatDate(a.since)}` : null]
-            .filter(Boolean).join(' · ') || h('span', { class: 'muted' }, 'No reaction or severity recorded')),
-        a.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: a.note })) : null)));
+          [a.reaction ? t('app.summary.reaction', 'reaction: {reaction}', { reaction: a.reaction }) : null, a.severity ? t('app.summary.severity', 'severity: {severity}', { severity: a.severity }) : null, a.since != null ? t('app.summary.since', 'since {since}', { since: formatDate(a.since) }) : null]
+            .filter(Boolean).join(' · ') || h('span', { class: 'muted' }, t('app.summary.no_reaction_or_severity_recorded', 'No reaction or severity recorded'))),
+        a.note ? h('span', { class: 'item-note small' }, t('app.summary.your_note', 'Your note: '), h('span', { text: a.note })) : null)));
     } else {
-      body.append(emptyLine('No allergies in the record.'));
+      body.append(emptyLine(t('app.summary.no_allergies_in_the_record', 'No allergies in the record.')));
     }
     return { body };
   },
 
   medications(tile, nothing) {
     const active = tile.active || [];
-    if (!active.length) return { body: nothing('No current medications in the record.') };
+    if (!active.length) return { body: nothing(t('app.summary.no_current_medications_in_the', 'No current medications in the record.')) };
     return {
       body: cappedList('medications', active, (m) => {
-        const own = [m.dose ? `dose ${m.dose}` : null, m.directions ? m.directions : null].filter(Boolean).join(' · ');
+        const own = [m.dose ? t('app.summary.dose', 'dose {dose}', { dose: m.dose }) : null, m.directions ? m.directions : null].filter(Boolean).join(' · ');
         return h('li', null,
-          h('span', { class: 'item-name' }, h('span', { text: m.description || 'Not named in the record' }), m.self_reported ? [' ', youTag()] : null),
-          h('span', { class: 'item-meta muted small' }, m.since != null ? `since ${formatDate(m.since)}` : ''),
+          h('span', { class: 'item-name' }, h('span', { text: m.description || t('app.summary.not_named_in_the_record', 'Not named in the record') }), m.self_reported ? [' ', youTag()] : null),
+          h('span', { class: 'item-meta muted small' }, m.since != null ? t('app.summary.since', 'since {since}', { since: formatDate(m.since) }) : ''),
           own ? h('span', { class: 'item-own small', text: own }) : null,
-          m.note ? h('span', { class: 'item-note small' }, 'Your note: ', h('span', { text: m.note })) : null);
+          m.note ? h('span', { class: 'item-note small' }, t('app.summary.your_note', 'Your note: '), h('span', { text: m.note })) : null);
       }),
     };
   },
@@ -173,28 +174,28 @@ const TILES = {
     if (latest) {
       body.append(latestBlock({ label: 'latest', value: pressureText(latest), unit: 'mmHg', mine: latest.self_reported, badge: categoryBadge(tile.category), date: latest.date }));
     } else {
-      body.append(nothing('No blood pressure readings yet.'));
+      body.append(nothing(t('app.summary.no_blood_pressure_readings_yet', 'No blood pressure readings yet.')));
     }
     const average = tile.average;
     if (average) {
       body.append(h('p', { class: 'tile-line', 'data-field': 'average' },
-        `Average of the last ${average.count ?? ''}: `, h('strong', null, `${pressureText(average)} mmHg`), ' ', categoryBadge(average.category)));
+        t('app.summary.average_of_the_last', 'Average of the last {count}: ', { count: average.count ?? '' }), h('strong', null, `${pressureText(average)} mmHg`), ' ', categoryBadge(average.category)));
     }
     const readings = tile.readings || [];
     if (readings.length > 1) {
       const dates = readings.map((r) => r.date);
       const mine = readings.map((r) => Boolean(r.self_reported));
       const box = chartBox({
-        title: 'Blood pressure', unit: 'mm[Hg]', pressure: true,
+        title: t('app.summary.blood_pressure', 'Blood pressure'), unit: 'mm[Hg]', pressure: true,
         series: [
-          { name: 'Systolic', values: readings.map((r) => r.systolic), dates, mine },
-          { name: 'Diastolic', values: readings.map((r) => r.diastolic), dates, mine, second: true },
+          { name: t('app.summary.systolic', 'Systolic'), values: readings.map((r) => r.systolic), dates, mine },
+          { name: t('app.summary.diastolic', 'Diastolic'), values: readings.map((r) => r.diastolic), dates, mine, second: true },
         ],
       });
       charts.push(box);
       body.append(box.root);
     }
-    if (tile.guideline) body.append(h('p', { class: 'muted small tile-source' }, `Categories from ${tile.guideline}.`));
+    if (tile.guideline) body.append(h('p', { class: 'muted small tile-source' }, t('app.summary.categories_from', 'Categories from {guideline}.', { guideline: tile.guideline })));
     return { body, charts };
   },
 
@@ -204,23 +205,23 @@ const TILES = {
     const latest = tile.latest;
     if (latest) {
       const row = h('div', { class: 'tile-facts' });
-      if (latest.weight != null) row.append(fact('Weight', withUnit(latest.weight, 'kg'), 'weight'));
-      if (latest.height != null) row.append(fact('Height', withUnit(latest.height, 'cm'), 'height'));
+      if (latest.weight != null) row.append(fact(t('app.summary.weight', 'Weight'), withUnit(latest.weight, 'kg'), 'weight'));
+      if (latest.height != null) row.append(fact(t('app.summary.height', 'Height'), withUnit(latest.height, 'cm'), 'height'));
       if (latest.bmi != null) row.append(fact('BMI', formatNumber(latest.bmi), 'bmi'));
       body.append(row);
       const judged = h('p', { class: 'tile-line', 'data-field': 'category' });
-      if (tile.percentile != null) judged.append(`BMI-for-age percentile ${formatNumber(tile.percentile)}`, ' ');
+      if (tile.percentile != null) judged.append(t('app.summary.bmi_for_age_percentile', 'BMI-for-age percentile {percentile}', { percentile: formatNumber(tile.percentile) }), ' ');
       if (tile.category) judged.append(categoryBadge(tile.category));
       if (latest.date != null) judged.append(' ', h('span', { class: 'tile-when' }, formatDate(latest.date)));
       if (judged.childNodes.length) body.append(judged);
     } else {
-      body.append(nothing('No weight or height recorded yet.'));
+      body.append(nothing(t('app.summary.no_weight_or_height_recorded', 'No weight or height recorded yet.')));
     }
     const weights = tile.weights || [];
     const lastWeight = weights[weights.length - 1];
-    if (lastWeight?.self_reported) body.append(h('p', { class: 'small' }, 'Latest weight: ', youTag()));
+    if (lastWeight?.self_reported) body.append(h('p', { class: 'small' }, t('app.summary.latest_weight', 'Latest weight: '), youTag()));
     if (weights.length > 1) {
-      const box = chartBox({ title: 'Weight', unit: 'kg', series: [{ name: 'Weight', values: weights.map((w) => w.value), dates: weights.map((w) => w.date), mine: weights.map((w) => Boolean(w.self_reported)) }] });
+      const box = chartBox({ title: t('app.summary.weight', 'Weight'), unit: 'kg', series: [{ name: t('app.summary.weight', 'Weight'), values: weights.map((w) => w.value), dates: weights.map((w) => w.date), mine: weights.map((w) => Boolean(w.self_reported)) }] });
       charts.push(box);
       body.append(box.root);
     }
@@ -233,17 +234,17 @@ const TILES = {
     const glucose = tile.glucose;
     const hba1c = tile.hba1c;
     if (glucose) {
-      body.append(h('p', { class: 'tile-label' }, 'Glucose', glucose.context ? h('span', { class: 'muted' }, ` (${GLUCOSE_CONTEXT_WORDS[glucose.context] || glucose.context})`) : null));
+      body.append(h('p', { class: 'tile-label' }, t('app.summary.glucose', 'Glucose'), glucose.context ? h('span', { class: 'muted' }, ` (${GLUCOSE_CONTEXT_WORDS[glucose.context] || glucose.context})`) : null));
       body.append(latestBlock({ label: 'glucose', value: formatNumber(glucose.value), unit: prettyUnit(glucose.unit), mine: glucose.self_reported, badge: categoryBadge(glucose.range, { glucose: true }), date: glucose.date }));
     }
     if (hba1c) {
-      body.append(h('p', { class: 'tile-label' }, 'HbA1c'));
+      body.append(h('p', { class: 'tile-label' }, t('app.summary.hba1c', 'HbA1c')));
       body.append(latestBlock({ label: 'hba1c', value: formatNumber(hba1c.value), unit: prettyUnit(hba1c.unit), badge: categoryBadge(hba1c.range, { glucose: true }), date: hba1c.date }));
     }
-    if (!glucose && !hba1c) body.append(nothing('No glucose or HbA1c recorded yet.'));
+    if (!glucose && !hba1c) body.append(nothing(t('app.summary.no_glucose_or_hba1c_recorded', 'No glucose or HbA1c recorded yet.')));
     const readings = tile.readings || [];
     if (readings.length > 1) {
-      const box = chartBox({ title: 'Glucose', unit: glucose?.unit || 'mg/dL', series: [{ name: 'Glucose', values: readings.map((r) => r.value), dates: readings.map((r) => r.date), mine: readings.map((r) => Boolean(r.self_reported)) }] });
+      const box = chartBox({ title: t('app.summary.glucose', 'Glucose'), unit: glucose?.unit || 'mg/dL', series: [{ name: t('app.summary.glucose', 'Glucose'), values: readings.map((r) => r.value), dates: readings.map((r) => r.date), mine: readings.map((r) => Boolean(r.self_reported)) }] });
       charts.push(box);
       body.append(box.root);
     }
@@ -259,17 +260,17 @@ const TILES = {
         h('td', null, categoryBadge(lipid.range, { hdl: key === 'hdl' })),
         h('td', { class: 'muted small' }, formatDate(lipid.date)));
     });
-    if (!rows.length) return { body: nothing('No cholesterol results in the record yet.') };
+    if (!rows.length) return { body: nothing(t('app.summary.no_cholesterol_results_in_the', 'No cholesterol results in the record yet.')) };
     return { body: h('table', { class: 'tile-table' }, h('tbody', null, rows)) };
   },
 
   immunizations(tile, nothing) {
     const vaccines = tile.vaccines || [];
-    if (!vaccines.length) return { body: nothing('No immunizations in the record.') };
+    if (!vaccines.length) return { body: nothing(t('app.summary.no_immunizations_in_the_record', 'No immunizations in the record.')) };
     return {
       body: cappedList('vaccines', vaccines, (v) => h('li', null,
-        h('span', { class: 'item-name', text: v.name || 'Not named in the record' }),
-        h('span', { class: 'item-meta muted small' }, [v.last_date != null ? `last ${formatDate(v.last_date)}` : null, v.doses ? plural(v.doses, 'dose') : null].filter(Boolean).join(' · ')))),
+        h('span', { class: 'item-name', text: v.name || t('app.summary.not_named_in_the_record', 'Not named in the record') }),
+        h('span', { class: 'item-meta muted small' }, [v.last_date != null ? t('app.summary.last', 'last {last_date}', { last_date: formatDate(v.last_date) }) : null, v.doses ? plural(v.doses, 'dose') : null].filter(Boolean).join(' · ')))),
     };
   },
 
@@ -279,15 +280,15 @@ const TILES = {
       const values = (level.values || []).map((v) => v.value);
       const dates = (level.values || []).map((v) => v.date);
       const [arrow, trendWords] = TRENDS[level.trend] || ['', level.trend || ''];
-      const label = `${name} (0–10) over ${plural(values.length, 'post')}${values.length ? ` from ${formatDate(Math.min(...dates))} to ${formatDate(Math.max(...dates))}` : ''}: ${values.join(', ')}. Latest ${level.latest}${trendWords ? `, ${trendWords}` : ''}.`;
+      const label = t('app.summary.0_10_over_latest', '{name} (0–10) over {length}{value}: {value2}. Latest {latest}{value3}.', { name, length: plural(values.length, 'post'), value: values.length ? ` from ${formatDate(Math.min(...dates))} to ${formatDate(Math.max(...dates))}` : '', value2: values.join(', '), latest: level.latest, value3: trendWords ? `, ${trendWords}` : '' });
       return h('div', { class: 'level-row', 'data-level': key },
         h('span', { class: 'level-name' }, name, h('span', { class: 'visually-hidden' }, ` (${scale})`)),
         sparkline(values, dates, { label, range: [0, 10] }),
         h('span', { class: 'level-latest' }, formatNumber(level.latest)),
         h('span', { class: 'level-trend muted small', title: trendWords }, h('span', { 'aria-hidden': 'true' }, arrow), ` ${trendWords}`));
     });
-    if (!rows.length) return { body: nothing('Nothing posted yet. Say how you feel under How do you feel? on the timeline.') };
-    return { body: h('div', { class: 'levels-tile' }, rows, h('p', { class: 'muted small tile-source' }, 'Levels 0–10 that you post from the timeline.')) };
+    if (!rows.length) return { body: nothing(t('app.summary.nothing_posted_yet_say_how', 'Nothing posted yet. Say how you feel under How do you feel? on the timeline.')) };
+    return { body: h('div', { class: 'levels-tile' }, rows, h('p', { class: 'muted small tile-source' }, t('app.summary.levels_0_10_that_you', 'Levels 0–10 that you post from the timeline.'))) };
   },
 };
 
@@ -302,7 +303,7 @@ export function genericView(value, key = '', depth = 0) {
     if (!value.length) return h('span', { class: 'muted' }, 'none');
     const shown = value.slice(0, 20);
     return h('ol', { class: 'generic-list' }, shown.map((item) => h('li', null, genericView(item, key, depth + 1))),
-      value.length > shown.length ? h('li', { class: 'muted' }, `and ${(value.length - shown.length).toLocaleString()} more`) : null);
+      value.length > shown.length ? h('li', { class: 'muted' }, t('app.summary.and_more', 'and {value} more', { value: (value.length - shown.length).toLocaleString() })) : null);
   }
   if (typeof value === 'object') {
     if (depth > 4) return h('span', { class: 'muted' }, '…');
@@ -363,13 +364,13 @@ export class SummaryView {
     for (const grid of this.grids) grid.disconnect();
     this.grids = [];
     const modules = data.modules || [];
-    this.generated.textContent = data.generated_at != null ? `As of ${formatDateTime(data.generated_at)}` : '';
+    this.generated.textContent = data.generated_at != null ? t('app.summary.as_of', 'As of {generated_at}', { generated_at: formatDateTime(data.generated_at) }) : '';
     const root = clear(this.tiles);
     if (!modules.length) {
       root.append(h('div', { class: 'empty' },
-        h('p', null, h('strong', null, 'No tiles are chosen for this summary.')),
-        h('p', { class: 'muted' }, 'Choose tiles to show what matters to you: blood pressure, weight, medications and more.'),
-        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button primary', onclick: () => this.root.querySelector('#choose-tiles').click() }, 'Choose tiles'))));
+        h('p', null, h('strong', null, t('app.summary.no_tiles_are_chosen_for', 'No tiles are chosen for this summary.'))),
+        h('p', { class: 'muted' }, t('app.summary.choose_tiles_to_show_what', 'Choose tiles to show what matters to you: blood pressure, weight, medications and more.')),
+        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'button primary', onclick: () => this.root.querySelector('#choose-tiles').click() }, t('app.summary.choose_tiles', 'Choose tiles')))));
     }
     const charts = [];
     modules.forEach((module, index) => {
@@ -399,7 +400,7 @@ export class SummaryView {
   tile(module, index) {
     const id = `tile-${index}`;
     const tile = h('article', { class: 'tile', 'data-module': module.id || '', 'aria-labelledby': `${id}-title` });
-    tile.append(h('div', { class: 'tile-head' }, h('h3', { id: `${id}-title`, text: module.name || module.id || 'Module' })));
+    tile.append(h('div', { class: 'tile-head' }, h('h3', { id: `${id}-title`, text: module.name || module.id || t('app.summary.module', 'Module') })));
     if (module.message) tile.append(h('p', { class: 'tile-message', text: module.message }));
     let body;
     let charts = [];
@@ -429,12 +430,12 @@ export class SummaryView {
       kinds, id: `${id}-reading`,
       onSubmit: async (body) => {
         const stored = (await this.api.addReading(this.personId(), body))?.reading;
-        this.flash = { module: module.id, text: `Saved your reading: ${KINDS[body.kind].name.toLowerCase()} ${stored ? describeValue(stored) : ''}`.trim() + '.' };
+        this.flash = { module: module.id, text: t('app.summary.saved_your_reading', 'Saved your reading: {value} {value2}', { value: KINDS[body.kind].name.toLowerCase(), value2: stored ? describeValue(stored) : '' }).trim() + '.' };
         this.openForms.delete(module.id);
         await this.onReadingSaved();
       },
     });
-    details.append(h('summary', null, 'Add a reading', h('span', { class: 'visually-hidden' }, ` (${module.name || module.id})`)), built.form);
+    details.append(h('summary', null, t('app.summary.add_a_reading', 'Add a reading'), h('span', { class: 'visually-hidden' }, ` (${module.name || module.id})`)), built.form);
     return details;
   }
 }
@@ -461,17 +462,17 @@ function table(caption, heads, rows, { className = '' } = {}) {
 function halves(caption, heads, rows, options = {}, least = 6) {
   if (rows.length < least) return table(caption, heads, rows, options);
   const half = Math.ceil(rows.length / 2);
-  return h('div', { class: 'print-halves' }, table(caption, heads, rows.slice(0, half), options), table(`${caption} (continued)`, heads, rows.slice(half), options));
+  return h('div', { class: 'print-halves' }, table(caption, heads, rows.slice(0, half), options), table(t('app.summary.continued', '{caption} (continued)', { caption }), heads, rows.slice(half), options));
 }
 
 function section(title, ...content) {
   return h('section', { class: 'print-section' }, h('h2', null, title), ...content);
 }
 
-const self = (flag) => (flag ? ' (self-reported)' : '');
+const self = (flag) => (flag ? t('app.summary.self_reported', ' (self-reported)') : '');
 
 /** A name on paper with the person's own note under it. */
-const named = (name, note) => (note ? h('span', null, name, h('span', { class: 'print-cell-note' }, `Note: ${note}`)) : name);
+const named = (name, note) => (note ? h('span', null, name, h('span', { class: 'print-cell-note' }, t('app.summary.note', 'Note: {note}', { note }))) : name);
 
 /** The printed summary: who, when printed, problems, allergies, medications, latest measurements, vaccines. */
 export function fillPrintSheet(sheet, data, person) {
@@ -479,62 +480,62 @@ export function fillPrintSheet(sheet, data, person) {
   const patient = data.patient || {};
   const born = patient.birthdate ?? person?.birthdate;
   const facts = [
-    born != null ? `Born ${formatDate(born)}` : null,
+    born != null ? t('app.summary.born', 'Born {born}', { born: formatDate(born) }) : null,
     ageWords(patient.age),
     genderWord(patient.gender ?? person?.gender),
   ].filter(Boolean).join(' · ');
   root.append(h('header', { class: 'print-head' },
-    h('p', { class: 'print-kind' }, 'Health summary'),
-    h('h1', { text: patient.name || 'Unnamed' }),
+    h('p', { class: 'print-kind' }, t('app.summary.health_summary', 'Health summary')),
+    h('h1', { text: patient.name || t('app.summary.unnamed', 'Unnamed') }),
     facts ? h('p', { class: 'print-facts', text: facts }) : null,
-    h('p', { class: 'print-meta' }, `Printed ${formatDate(Date.now() / 1000)} from the person’s own health record (hreaderd), as of ${formatDateTime(data.generated_at ?? Date.now() / 1000)}.`)));
+    h('p', { class: 'print-meta' }, t('app.summary.printed_from_the_persons_own', 'Printed {now} from the person’s own health record (hreaderd), as of {generated_at}.', { now: formatDate(Date.now() / 1000), generated_at: formatDateTime(data.generated_at ?? Date.now() / 1000) }))));
 
   const problems = byId(data, 'problems-allergies')?.tile;
   if (problems) {
     const list = problems.problems || [];
-    root.append(section('Current problems', list.length
-      ? halves('Current problems', ['Problem', 'Since'], list.map((p) => [named(p.description || 'Not named', p.note), p.since != null ? formatDate(p.since) : '—']))
-      : h('p', null, 'No active problems in the record.')));
+    root.append(section(t('app.summary.current_problems', 'Current problems'), list.length
+      ? halves(t('app.summary.current_problems', 'Current problems'), [t('app.summary.problem', 'Problem'), t('app.summary.since_2', 'Since')], list.map((p) => [named(p.description || t('app.summary.not_named', 'Not named'), p.note), p.since != null ? formatDate(p.since) : '—']))
+      : h('p', null, t('app.summary.no_active_problems_in_the', 'No active problems in the record.'))));
     const allergies = problems.allergies || [];
-    root.append(section('Allergies', allergies.length
-      ? table('Allergies', ['Allergy', 'Reaction', 'Severity', 'Since'], allergies.map((a) => [named(a.description || 'Not named in the record', a.note), a.reaction || '—', a.severity || '—', a.since != null ? formatDate(a.since) : '—']))
-      : h('p', null, 'No allergies recorded in this record (not the same as no known allergies: ask).')));
+    root.append(section(t('app.summary.allergies_2', 'Allergies'), allergies.length
+      ? table(t('app.summary.allergies_2', 'Allergies'), [t('app.summary.allergy', 'Allergy'), t('app.summary.reaction_2', 'Reaction'), t('app.summary.severity_2', 'Severity'), t('app.summary.since_2', 'Since')], allergies.map((a) => [named(a.description || t('app.summary.not_named_in_the_record', 'Not named in the record'), a.note), a.reaction || '—', a.severity || '—', a.since != null ? formatDate(a.since) : '—']))
+      : h('p', null, t('app.summary.no_allergies_recorded_in_this', 'No allergies recorded in this record (not the same as no known allergies: ask).'))));
   }
 
   const medications = byId(data, 'medications')?.tile;
   if (medications) {
     const list = medications.active || [];
-    root.append(section('Current medications', list.length
-      ? table('Current medications', ['Medication', 'Since', 'Dose', 'Directions'], list.map((m) => [
+    root.append(section(t('app.summary.current_medications', 'Current medications'), list.length
+      ? table(t('app.summary.current_medications', 'Current medications'), [t('app.summary.medication', 'Medication'), t('app.summary.since_2', 'Since'), t('app.summary.dose_2', 'Dose'), t('app.summary.directions', 'Directions')], list.map((m) => [
         named(`${m.description || 'Not named'}${m.self_reported ? ' (added by the person)' : ''}`, m.note), m.since != null ? formatDate(m.since) : '—', m.dose || '—', m.directions || '—']))
-      : h('p', null, 'No current medications in the record.')));
+      : h('p', null, t('app.summary.no_current_medications_in_the', 'No current medications in the record.'))));
   }
 
   const rows = measurementRows(data);
   if (rows.length) {
-    const measured = section('Latest measurements', table('Latest measurements', ['Measurement', 'Value', 'Date', 'Interpretation'], rows, { className: 'measurements' }));
+    const measured = section(t('app.summary.latest_measurements', 'Latest measurements'), table(t('app.summary.latest_measurements', 'Latest measurements'), [t('app.summary.measurement', 'Measurement'), t('app.summary.value', 'Value'), t('app.summary.date', 'Date'), t('app.summary.interpretation', 'Interpretation')], rows, { className: 'measurements' }));
     const pressure = byId(data, 'blood-pressure')?.tile;
     const recent = (pressure?.readings || []).slice(-8);
     if (recent.length > 1) {
-      measured.append(h('p', { class: 'print-note' }, h('strong', null, 'Recent blood pressure readings: '),
+      measured.append(h('p', { class: 'print-note' }, h('strong', null, t('app.summary.recent_blood_pressure_readings', 'Recent blood pressure readings: ')),
         recent.map((r) => `${pressureText(r)} on ${formatDate(r.date)}${r.self_reported ? ' (self-reported)' : ''}`).join('; '), '.'));
     }
-    measured.append(h('p', { class: 'print-note muted' }, 'Values marked “self-reported” were measured by the person at home; the others come from clinics’ records. ',
-      'Interpretations: blood pressure by the 2017 ACC/AHA guideline, BMI by the CDC, glucose and HbA1c by the ADA Standards of Care, cholesterol by NCEP ATP III.'));
+    measured.append(h('p', { class: 'print-note muted' }, t('app.summary.values_marked_self_reported_were', 'Values marked “self-reported” were measured by the person at home; the others come from clinics’ records. '),
+      t('app.summary.interpretations_blood_pressure_by_the', 'Interpretations: blood pressure by the 2017 ACC/AHA guideline, BMI by the CDC, glucose and HbA1c by the ADA Standards of Care, cholesterol by NCEP ATP III.')));
     root.append(measured);
   }
 
   const vaccines = byId(data, 'immunizations')?.tile?.vaccines;
   if (vaccines) {
-    root.append(section('Immunizations (last dose of each vaccine)', vaccines.length
-      ? halves('Immunizations', ['Vaccine', 'Last dose', 'Doses'], vaccines.map((v) => [v.name || 'Not named', v.last_date != null ? formatDate(v.last_date) : '—', v.doses != null ? String(v.doses) : '—']), {}, 4)
-      : h('p', null, 'No immunizations in the record.')));
+    root.append(section(t('app.summary.immunizations_last_dose_of_each', 'Immunizations (last dose of each vaccine)'), vaccines.length
+      ? halves(t('app.summary.immunizations', 'Immunizations'), [t('app.summary.vaccine', 'Vaccine'), t('app.summary.last_dose', 'Last dose'), t('app.summary.doses', 'Doses')], vaccines.map((v) => [v.name || t('app.summary.not_named', 'Not named'), v.last_date != null ? formatDate(v.last_date) : '—', v.doses != null ? String(v.doses) : '—']), {}, 4)
+      : h('p', null, t('app.summary.no_immunizations_in_the_record', 'No immunizations in the record.'))));
   }
 
   // Modules the app has no layout for: their message, so that nothing shown on screen is lost on paper.
   const others = (data.modules || []).filter((m) => !TILES[m.id] && m.message);
   if (others.length) {
-    root.append(section('Other', h('ul', null, others.map((m) => h('li', null, h('strong', null, `${m.name || m.id}: `), m.message)))));
+    root.append(section(t('app.summary.other', 'Other'), h('ul', null, others.map((m) => h('li', null, h('strong', null, `${m.name || m.id}: `), m.message)))));
   }
 }
 
@@ -543,9 +544,9 @@ function measurementRows(data) {
   const pressure = byId(data, 'blood-pressure')?.tile;
   if (pressure?.latest) {
     const latest = pressure.latest;
-    rows.push(['Blood pressure', `${pressureText(latest)} mmHg${self(latest.self_reported)}`, formatDate(latest.date), categoryWord(pressure.category)]);
+    rows.push([t('app.summary.blood_pressure', 'Blood pressure'), `${pressureText(latest)} mmHg${self(latest.self_reported)}`, formatDate(latest.date), categoryWord(pressure.category)]);
     if (pressure.average) {
-      rows.push([`Blood pressure, average of last ${pressure.average.count}`, `${pressureText(pressure.average)} mmHg`, '', categoryWord(pressure.average.category)]);
+      rows.push([t('app.summary.blood_pressure_average_of_last', 'Blood pressure, average of last {count}', { count: pressure.average.count }), `${pressureText(pressure.average)} mmHg`, '', categoryWord(pressure.average.category)]);
     }
   }
   const weight = byId(data, 'weight-bmi')?.tile;
@@ -556,16 +557,16 @@ function measurementRows(data) {
     if (latest.weight != null) rows.push(['Weight', `${formatNumber(latest.weight)} kg${self(mine)}`, formatDate(latest.date), '']);
     if (latest.height != null) rows.push(['Height', `${formatNumber(latest.height)} cm`, formatDate(latest.date), '']);
     if (latest.bmi != null) {
-      const judged = [weight.percentile != null ? `BMI-for-age percentile ${formatNumber(weight.percentile)}` : null, categoryWord(weight.category)].filter(Boolean).join(': ');
+      const judged = [weight.percentile != null ? t('app.summary.bmi_for_age_percentile', 'BMI-for-age percentile {percentile}', { percentile: formatNumber(weight.percentile) }) : null, categoryWord(weight.category)].filter(Boolean).join(': ');
       rows.push(['BMI', `${formatNumber(latest.bmi)} kg/m²`, formatDate(latest.date), judged]);
     }
   }
   const sugar = byId(data, 'blood-sugar')?.tile;
   if (sugar?.glucose) {
     const g = sugar.glucose;
-    rows.push([`Glucose${g.context ? `, ${GLUCOSE_CONTEXT_WORDS[g.context] || g.context}` : ''}`, `${withUnit(g.value, g.unit)}${self(g.self_reported)}`, formatDate(g.date), g.range === 'normal' ? 'Normal range' : categoryWord(g.range)]);
+    rows.push([`Glucose${g.context ? `, ${GLUCOSE_CONTEXT_WORDS[g.context] || g.context}` : ''}`, `${withUnit(g.value, g.unit)}${self(g.self_reported)}`, formatDate(g.date), g.range === 'normal' ? t('app.summary.normal_range', 'Normal range') : categoryWord(g.range)]);
   }
-  if (sugar?.hba1c) rows.push(['HbA1c', withUnit(sugar.hba1c.value, sugar.hba1c.unit), formatDate(sugar.hba1c.date), categoryWord(sugar.hba1c.range)]);
+  if (sugar?.hba1c) rows.push([t('app.summary.hba1c', 'HbA1c'), withUnit(sugar.hba1c.value, sugar.hba1c.unit), formatDate(sugar.hba1c.date), categoryWord(sugar.hba1c.range)]);
   const lipids = byId(data, 'cholesterol')?.tile;
   for (const [key, name] of LIPIDS) {
     const lipid = lipids?.[key];

@@ -8,6 +8,7 @@ import { ticks } from './window-nav.js';
 import { LANES, POST_LANE, itemsFor, layoutLane } from './lane-layout.js';
 import { describePost } from './posts.js';
 import { hasNote, isStruck, labelSuffix } from './annotations.js';
+import { t } from './strings.js';
 
 const ROW_H = 28;
 const POINT_ROW_H = 30;
@@ -52,7 +53,7 @@ export class TimelineView {
     }
 
     if (lanes.length === 0) {
-      root.append(data.empty || h('p', { class: 'muted' }, 'Nothing in this window.'));
+      root.append(data.empty || h('p', { class: 'muted' }, t('app.timeline_view.nothing_in_this_window', 'Nothing in this window.')));
       return { marks: 0 };
     }
 
@@ -91,7 +92,7 @@ export class TimelineView {
       const more = h('button', {
         type: 'button', class: 'button quiet small lane-more', 'aria-expanded': String(expanded),
         onclick: () => { if (expanded) this.expanded.delete(lane.type); else this.expanded.add(lane.type); this.render(this.data); },
-      }, expanded ? 'Show fewer' : `+${layout.hiddenBands.toLocaleString()} more`);
+      }, expanded ? t('app.timeline_view.show_fewer', 'Show fewer') : t('app.timeline_view.more', '+{hidden_bands} more', { hidden_bands: layout.hiddenBands.toLocaleString() }));
       label.append(more);
     }
 
@@ -196,10 +197,10 @@ function bandText(band, lane) {
   const what = `${entry.description || lane.one}, ${lane.one}`;
   const started = entry.start_date ?? entry.date;
   if (band.ongoing) {
-    return `${what}, ongoing since ${formatDate(started)}${entry.end_date ? `, until ${formatDate(entry.end_date)}` : ''}`;
+    return t('app.timeline_view.ongoing_since', '{what}, ongoing since {started}{value}', { what, started: formatDate(started), value: entry.end_date ? `, until ${formatDate(entry.end_date)}` : '' });
   }
-  if (band.openEnd && entry.end_date == null) return `${what}, since ${formatDate(started)}, no end recorded`;
-  return `${what}, ${formatDate(started)} to ${formatDate(entry.end_date)}`;
+  if (band.openEnd && entry.end_date == null) return t('app.timeline_view.since_no_end_recorded', '{what}, since {started}, no end recorded', { what, started: formatDate(started) });
+  return t('app.timeline_view.to', '{what}, {started} to {end_date}', { what, started: formatDate(started), end_date: formatDate(entry.end_date) });
 }
 
 function pointLabel(item, lane) {
@@ -216,6 +217,6 @@ function clusterLabel(cluster, lane, short) {
   const last = format(cluster.t1);
   const struck = cluster.items.filter((i) => isStruck(i.entry)).length;
   const noted = cluster.items.filter((i) => hasNote(i.entry)).length;
-  const extra = [struck ? `${struck.toLocaleString()} marked wrong` : null, noted ? `${noted.toLocaleString()} with your note` : null].filter(Boolean);
-  return (first === last ? `${many} on ${first}` : `${many}, ${first} to ${last}`) + (extra.length ? ` (${extra.join(', ')})` : '');
+  const extra = [struck ? t('app.timeline_view.marked_wrong', '{struck} marked wrong', { struck: struck.toLocaleString() }) : null, noted ? t('app.timeline_view.with_your_note', '{noted} with your note', { noted: noted.toLocaleString() }) : null].filter(Boolean);
+  return (first === last ? t('app.timeline_view.on', '{many} on {first}', { many, first }) : t('app.timeline_view.to_2', '{many}, {first} to {last}', { many, first, last })) + (extra.length ? ` (${extra.join(', ')})` : '');
 }

@@ -8,6 +8,7 @@ import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { plural } from './format.js';
 import { LANES } from './lane-layout.js';
+import { later, t } from './strings.js';
 
 /** The daemon's cap on one upload. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -18,7 +19,7 @@ const MAX_POLL_MS = 1000;
 /** The report's sections (the timeline's entry arrays, and vital signs) in the lanes' order. */
 const SECTIONS = [
   ...LANES.map((lane) => [lane.key, lane.name]),
-  ['vital_signs', 'Vital signs'],
+  ['vital_signs', t('app.uploads.vital_signs', 'Vital signs')],
 ];
 const SECTION_ORDER = new Map(SECTIONS.map(([key], index) => [key, index]));
 const SECTION_NAMES = new Map(SECTIONS);
@@ -26,13 +27,13 @@ const SECTION_NAMES = new Map(SECTIONS);
 const COUNTS = ['added', 'updated', 'unchanged', 'removed'];
 
 const STATE_TEXT = {
-  waiting: 'Waiting',
-  uploading: 'Uploading',
+  waiting: later('app.uploads.waiting', 'Waiting'),
+  uploading: later('app.uploads.uploading', 'Uploading'),
   importing: 'Importing',
-  done: 'Imported',
-  refused: 'Not imported',
-  failed: 'Import failed',
-  lost: 'Not followed',
+  done: later('app.uploads.imported', 'Imported'),
+  refused: later('app.uploads.not_imported', 'Not imported'),
+  failed: later('app.uploads.import_failed', 'Import failed'),
+  lost: later('app.uploads.not_followed', 'Not followed'),
 };
 const STATE_BADGE = { waiting: 'neutral', uploading: 'busy', importing: 'busy', done: 'ok', refused: 'error', failed: 'error', lost: 'warn' };
 
@@ -101,7 +102,7 @@ export class UploadPanel {
   open(trigger, focus = null) {
     const current = this.currentPatient();
     this.intoField.hidden = !current;
-    if (current) this.intoName.textContent = current.name || 'this person';
+    if (current) this.intoName.textContent = current.name || t('app.uploads.this_person', 'this person');
     else this.into.checked = false;
     this.modal.open(trigger, { focus: focus || this.input });
   }
@@ -149,8 +150,8 @@ export class UploadPanel {
   async importOne(upload) {
     const name = upload.file.name;
     if (upload.file.size > MAX_BYTES) {
-      upload.error = `The file is ${megabytes(upload.file.size)}; the limit is 64 MB a file.`;
-      this.finish(upload, 'refused', `${name}: not imported. ${upload.error}`);
+      upload.error = t('app.uploads.the_file_is_the_limit', 'The file is {size}; the limit is 64 MB a file.', { size: megabytes(upload.file.size) });
+      this.finish(upload, 'refused', t('app.uploads.not_imported_2', '{name}: not imported. {error}', { name, error: upload.error }));
       return;
     }
     upload.state = 'uploading';
@@ -160,11 +161,11 @@ export class UploadPanel {
       upload.job = answer?.job || null;
     } catch (error) {
       upload.error = refusal(error);
-      this.finish(upload, error.status >= 400 && error.status < 500 ? 'refused' : 'failed', `${name}: not imported. ${upload.error}`);
+      this.finish(upload, error.status >= 400 && error.status < 500 ? 'refused' : 'failed', t('app.uploads.not_imported_2', '{name}: not imported. {error}', { name, error: upload.error }));
       return;
     }
     if (!upload.job) {
-      upload.error = 'The daemon did not say which import job took the file.';
+      upload.error = t('app.uploads.the_daemon_did_not_say', 'The daemon did not say which import job took the file.');
       this.finish(upload, 'lost', `${name}: ${upload.error}`);
       return;
     }
@@ -188,13 +189,13 @@ export class UploadPanel {
         errors = 0;
       } catch (error) {
         if (error.status === 401 || error.status === 423) {
-          upload.error = 'The session ended before the import was over. Sign in again: the import goes on, and its result is under Imports.';
+          upload.error = t('app.uploads.the_session_ended_before_the', 'The session ended before the import was over. Sign in again: the import goes on, and its result is under Imports.');
           this.finish(upload, 'lost', `${name}: ${upload.error}`);
           return;
         }
         errors += 1;
         if (errors >= 5 || error.status === 404) {
-          upload.error = `Could not follow the import: ${error.message}`;
+          upload.error = t('app.uploads.could_not_follow_the_import', 'Could not follow the import: {message}', { message: error.message });
           this.finish(upload, 'lost', `${name}: ${upload.error}`);
           return;
         }
@@ -205,8 +206,8 @@ export class UploadPanel {
       const state = upload.job.state;
       if (state === 'done' && (upload.report || ++reportless > 10)) break;
       if (state === 'failed' || state === 'needs_sign_in') {
-        upload.error = upload.job.last_error || 'The import stopped without saying why.';
-        this.finish(upload, 'failed', `${name}: the import failed. ${upload.error}`);
+        upload.error = upload.job.last_error || t('app.uploads.the_import_stopped_without_saying', 'The import stopped without saying why.');
+        this.finish(upload, 'failed', t('app.uploads.the_import_failed', '{name}: the import failed. {error}', { name, error: upload.error }));
         return;
       }
       this.render(upload);
@@ -215,7 +216,7 @@ export class UploadPanel {
     if (changed) {
       try { await this.onImported(upload.report); } catch { /* the app says what went wrong */ }
     }
-    this.finish(upload, 'done', `${name}: imported. ${summary(upload)}`);
+    this.finish(upload, 'done', t('app.uploads.imported_2', '{name}: imported. {upload}', { name, upload: summary(upload) }));
   }
 
   finish(upload, state, announcement) {
@@ -244,16 +245,16 @@ export class UploadPanel {
       h('span', { class: ['badge', STATE_BADGE[state]] }, STATE_TEXT[state])));
     switch (state) {
       case 'waiting':
-        el.append(h('p', { class: 'muted small' }, 'Waits for the file before it.'));
+        el.append(h('p', { class: 'muted small' }, t('app.uploads.waits_for_the_file_before', 'Waits for the file before it.')));
         break;
       case 'uploading':
-        el.append(h('p', { class: 'small' }, 'Sending the file to hreaderd…'), h('progress', { 'aria-label': `Uploading ${file.name}` }));
+        el.append(h('p', { class: 'small' }, t('app.uploads.sending_the_file_to_hreaderd', 'Sending the file to hreaderd…')), h('progress', { 'aria-label': t('app.uploads.uploading_2', 'Uploading {name}', { name: file.name }) }));
         break;
       case 'importing': {
         const job = upload.job || {};
         const total = job.progress_total || 0;
-        const label = job.state === 'queued' ? 'Waiting for another import to finish…'
-          : total ? `Importing: ${(job.progress_done || 0).toLocaleString()} of ${plural(total, 'record')}` : 'Importing…';
+        const label = job.state === 'queued' ? t('app.uploads.waiting_for_another_import_to', 'Waiting for another import to finish…')
+          : total ? t('app.uploads.importing_of', 'Importing: {value} of {total}', { value: (job.progress_done || 0).toLocaleString(), total: plural(total, 'record') }) : t('app.uploads.importing', 'Importing…');
         const bar = h('progress', { max: String(Math.max(total, 1)), 'aria-label': `${file.name}: ${label}` });
         if (total) bar.value = job.progress_done || 0;
         el.append(h('p', { class: 'small' }, label), bar);
@@ -265,7 +266,7 @@ export class UploadPanel {
         break;
       default: // refused, failed, lost
         el.append(h('p', { class: 'upload-error error-text' },
-          state === 'lost' ? '' : h('strong', null, 'Nothing was imported from this file. '), upload.error));
+          state === 'lost' ? '' : h('strong', null, t('app.uploads.nothing_was_imported_from_this', 'Nothing was imported from this file. ')), upload.error));
     }
   }
 
@@ -278,17 +279,17 @@ export class UploadPanel {
       if (file.error) box.append(h('p', { class: 'error-text small' }, `${file.name}: ${file.error}`));
     }
     const patients = report.patients || [];
-    if (!patients.length) box.append(h('p', { class: 'muted' }, 'The file held no one’s record.'));
+    if (!patients.length) box.append(h('p', { class: 'muted' }, t('app.uploads.the_file_held_no_ones', 'The file held no one’s record.')));
     const collapse = patients.length > 3;
     for (const patient of patients) box.append(this.renderPatient(patient, upload, !collapse));
     const unowned = countsText(report.unowned);
-    if (unowned) box.append(h('p', { class: 'muted small' }, `Kept, not about one person: ${unowned}.`));
+    if (unowned) box.append(h('p', { class: 'muted small' }, t('app.uploads.kept_not_about_one_person', 'Kept, not about one person: {unowned}.', { unowned })));
     const problems = report.problems || [];
     if (problems.length) {
       box.append(h('div', { class: 'upload-problems' },
-        h('p', { class: 'small' }, h('strong', null, problems.length === 1 ? 'A problem in the file:' : `${problems.length} problems in the file:`)),
+        h('p', { class: 'small' }, h('strong', null, problems.length === 1 ? t('app.uploads.a_problem_in_the_file', 'A problem in the file:') : t('app.uploads.problems_in_the_file', '{length} problems in the file:', { length: problems.length }))),
         h('ul', { class: 'notes warn-text small' }, problems.slice(0, 50).map((problem) => h('li', null, problemText(problem)))),
-        problems.length > 50 ? h('p', { class: 'muted small' }, `And ${(problems.length - 50).toLocaleString()} more.`) : null));
+        problems.length > 50 ? h('p', { class: 'muted small' }, t('app.uploads.and_more', 'And {value} more.', { value: (problems.length - 50).toLocaleString() })) : null));
     }
     return box;
   }
@@ -297,7 +298,7 @@ export class UploadPanel {
     const sections = Object.entries(patient.entries || {})
       .sort(([a], [b]) => (SECTION_ORDER.get(a) ?? 99) - (SECTION_ORDER.get(b) ?? 99) || a.localeCompare(b));
     const totals = Object.fromEntries(COUNTS.map((key) => [key, sections.reduce((n, [, counts]) => n + (counts?.[key] || 0), 0)]));
-    const name = patient.name || 'Unnamed person';
+    const name = patient.name || t('app.uploads.unnamed_person', 'Unnamed person');
     const change = changeBadge(patient);
 
     const details = h('details', { class: 'upload-patient', 'data-patient': patient.id || '' });
@@ -309,37 +310,37 @@ export class UploadPanel {
 
     const body = h('div', { class: 'upload-patient-body' });
     const known = patient.id ? this.patientName(patient.id) : null;
-    if (known != null && known !== patient.name) body.append(h('p', { class: 'muted small' }, `Added to ${known || 'an unnamed person'}’s record.`));
+    if (known != null && known !== patient.name) body.append(h('p', { class: 'muted small' }, t('app.uploads.added_to_s_record', 'Added to {known}’s record.', { known: known || 'an unnamed person' })));
     const warnings = patient.warnings || [];
     const saysReference = warnings.some((w) => problemText(w).includes(patient.reference));
-    if (!patient.name && patient.reference && !saysReference) body.append(h('p', { class: 'muted small' }, `Known in the file as ${patient.reference}.`));
+    if (!patient.name && patient.reference && !saysReference) body.append(h('p', { class: 'muted small' }, t('app.uploads.known_in_the_file_as', 'Known in the file as {reference}.', { reference: patient.reference })));
 
     if (sections.length) {
       const showRemoved = totals.removed > 0;
       const columns = showRemoved ? COUNTS : COUNTS.slice(0, 3);
       const table = h('table', { class: 'counts' },
-        h('caption', { class: 'visually-hidden' }, `Entries of ${name} in this file, by type`),
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Entries'), columns.map((key) => h('th', { scope: 'col' }, capital(key))))),
+        h('caption', { class: 'visually-hidden' }, t('app.uploads.entries_of_in_this_file', 'Entries of {name} in this file, by type', { name })),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('app.uploads.entries', 'Entries')), columns.map((key) => h('th', { scope: 'col' }, capital(key))))),
         h('tbody', null, sections.map(([key, counts]) => h('tr', { 'data-section': key },
           h('th', { scope: 'row' }, SECTION_NAMES.get(key) || capital(key.replace(/_/g, ' '))),
           columns.map((column) => h('td', { class: counts?.[column] ? null : 'zero' }, (counts?.[column] || 0).toLocaleString()))))),
-        sections.length > 1 ? h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, 'All'),
+        sections.length > 1 ? h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('app.uploads.all', 'All')),
           columns.map((column) => h('td', null, totals[column].toLocaleString())))) : null);
       body.append(h('div', { class: 'table-wrap' }, table));
     } else if (!patient.error) {
-      body.append(h('p', { class: 'muted small' }, 'No entries for the timeline.'));
+      body.append(h('p', { class: 'muted small' }, t('app.uploads.no_entries_for_the_timeline', 'No entries for the timeline.')));
     }
     const kept = countsText(patient.kept);
-    if (kept) body.append(h('p', { class: 'small' }, h('span', { class: 'label' }, 'Kept, not shown: '), kept, '.'));
+    if (kept) body.append(h('p', { class: 'small' }, h('span', { class: 'label' }, t('app.uploads.kept_not_shown', 'Kept, not shown: ')), kept, '.'));
     if (patient.entered_in_error) {
-      body.append(h('p', { class: 'small' }, `Left out: ${plural(patient.entered_in_error, 'entry', 'entries')} marked “entered in error”.`));
+      body.append(h('p', { class: 'small' }, t('app.uploads.left_out_marked_entered_in', 'Left out: {entered_in_error} marked “entered in error”.', { entered_in_error: plural(patient.entered_in_error, 'entry', 'entries') })));
     }
-    if (warnings.length) body.append(h('ul', { class: 'notes warn-text small', 'aria-label': 'Warnings' }, warnings.map((w) => h('li', null, problemText(w)))));
-    if (patient.error) body.append(h('p', { class: 'error-text small' }, h('strong', null, 'Not imported: '), patient.error));
+    if (warnings.length) body.append(h('ul', { class: 'notes warn-text small', 'aria-label': t('app.uploads.warnings', 'Warnings') }, warnings.map((w) => h('li', null, problemText(w)))));
+    if (patient.error) body.append(h('p', { class: 'error-text small' }, h('strong', null, t('app.uploads.not_imported_3', 'Not imported: ')), patient.error));
     if (patient.id && !patient.error) {
       body.append(h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'button small show-patient', 'data-patient': patient.id, onclick: () => { this.close({ returnFocus: false }); this.onShow(patient.id); } },
-          `Show ${patient.name || 'this person'} on the timeline`)));
+          t('app.uploads.show_on_the_timeline', 'Show {name} on the timeline', { name: patient.name || 'this person' }))));
     }
     details.append(body);
     return details;
@@ -357,9 +358,9 @@ function hasFiles(event) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function refusal(error) {
-  if (error.status === 413) return 'The file is larger than the daemon accepts (64 MB a file).';
+  if (error.status === 413) return t('app.uploads.the_file_is_larger_than', 'The file is larger than the daemon accepts (64 MB a file).');
   if (error.status === 0) return error.message;
-  return error.message || `The daemon answered ${error.status}.`;
+  return error.message || t('app.uploads.the_daemon_answered', 'The daemon answered {status}.', { status: error.status });
 }
 
 function changedSomething(upload) {
@@ -377,36 +378,36 @@ function summary(upload) {
     const p = upload.job?.patients || {};
     const e = upload.job?.entries || {};
     return joined([
-      p.added ? plural(p.added, 'new person', 'new people') : null,
-      p.updated ? `${plural(p.updated, 'person', 'people')} updated` : null,
-      e.added ? `${plural(e.added, 'entry', 'entries')} added` : null,
-      e.updated ? `${e.updated.toLocaleString()} updated` : null,
-      e.removed ? `${e.removed.toLocaleString()} removed` : null,
-      p.failed ? `${plural(p.failed, 'person', 'people')} not imported` : null,
-    ], 'Nothing new.');
+      p.added ? plural(p.added, t('app.uploads.new_person', 'new person'), t('app.uploads.new_people', 'new people')) : null,
+      p.updated ? t('app.uploads.updated', '{updated} updated', { updated: plural(p.updated, 'person', 'people') }) : null,
+      e.added ? t('app.uploads.added', '{added} added', { added: plural(e.added, 'entry', 'entries') }) : null,
+      e.updated ? t('app.uploads.updated', '{updated} updated', { updated: e.updated.toLocaleString() }) : null,
+      e.removed ? t('app.uploads.removed', '{removed} removed', { removed: e.removed.toLocaleString() }) : null,
+      p.failed ? t('app.uploads.not_imported_4', '{failed} not imported', { failed: plural(p.failed, 'person', 'people') }) : null,
+    ], t('app.uploads.nothing_new', 'Nothing new.'));
   }
   const people = [
-    t.patients_added ? plural(t.patients_added, 'new person', 'new people') : null,
-    t.patients_updated ? `${plural(t.patients_updated, 'person', 'people')} updated` : null,
-    t.patients_unchanged && !t.patients_added && !t.patients_updated ? `${plural(t.patients_unchanged, 'person', 'people')} unchanged` : null,
-    t.patients_failed ? `${plural(t.patients_failed, 'person', 'people')} not imported` : null,
+    t.patients_added ? plural(t.patients_added, t('app.uploads.new_person', 'new person'), t('app.uploads.new_people', 'new people')) : null,
+    t.patients_updated ? t('app.uploads.updated_2', '{patients_updated} updated', { patients_updated: plural(t.patients_updated, 'person', 'people') }) : null,
+    t.patients_unchanged && !t.patients_added && !t.patients_updated ? t('app.uploads.unchanged', '{patients_unchanged} unchanged', { patients_unchanged: plural(t.patients_unchanged, 'person', 'people') }) : null,
+    t.patients_failed ? t('app.uploads.not_imported_5', '{patients_failed} not imported', { patients_failed: plural(t.patients_failed, 'person', 'people') }) : null,
   ];
   const entries = entriesLine({ added: t.entries_added, updated: t.entries_updated, unchanged: t.entries_unchanged, removed: t.entries_removed });
-  return joined([...people, entries], 'Nothing new.');
+  return joined([...people, entries], t('app.uploads.nothing_new', 'Nothing new.'));
 }
 
 /** "252 entries added", "3 added, 1 updated, 248 unchanged". */
 function entriesLine(c) {
   const parts = [
-    c.added ? `${c.added.toLocaleString()} added` : null,
-    c.updated ? `${c.updated.toLocaleString()} updated` : null,
-    c.unchanged ? `${c.unchanged.toLocaleString()} unchanged` : null,
-    c.removed ? `${c.removed.toLocaleString()} removed` : null,
+    c.added ? t('app.uploads.added', '{added} added', { added: c.added.toLocaleString() }) : null,
+    c.updated ? t('app.uploads.updated', '{updated} updated', { updated: c.updated.toLocaleString() }) : null,
+    c.unchanged ? t('app.uploads.unchanged_2', '{unchanged} unchanged', { unchanged: c.unchanged.toLocaleString() }) : null,
+    c.removed ? t('app.uploads.removed', '{removed} removed', { removed: c.removed.toLocaleString() }) : null,
   ].filter(Boolean);
-  if (!parts.length) return 'no entries';
+  if (!parts.length) return t('app.uploads.no_entries', 'no entries');
   const total = (c.added || 0) + (c.updated || 0) + (c.unchanged || 0) + (c.removed || 0);
   if (parts.length === 1) return `${plural(total, 'entry', 'entries')} ${parts[0].replace(/^[\d,.\s]+/, '')}`;
-  return `entries: ${parts.join(', ')}`;
+  return t('app.uploads.entries_2', 'entries: {value}', { value: parts.join(', ') });
 }
 
 function joined(parts, none) {
@@ -415,12 +416,12 @@ function joined(parts, none) {
 }
 
 function changeBadge(patient) {
-  if (patient.error) return { kind: 'error', text: 'Not imported' };
+  if (patient.error) return { kind: 'error', text: t('app.uploads.not_imported', 'Not imported') };
   switch (patient.change) {
-    case 'added': return { kind: 'ok', text: 'New person' };
-    case 'updated': return { kind: 'busy', text: 'Updated' };
-    case 'unchanged': return { kind: 'neutral', text: 'Unchanged' };
-    default: return { kind: 'neutral', text: patient.change ? capital(String(patient.change)) : 'No change' };
+    case 'added': return { kind: 'ok', text: t('app.uploads.new_person_2', 'New person') };
+    case 'updated': return { kind: 'busy', text: t('app.uploads.updated_3', 'Updated') };
+    case 'unchanged': return { kind: 'neutral', text: t('app.uploads.unchanged_3', 'Unchanged') };
+    default: return { kind: 'neutral', text: patient.change ? capital(String(patient.change)) : t('app.uploads.no_change', 'No change') };
   }
 }
 
@@ -439,8 +440,8 @@ function problemText(problem) {
 }
 
 function formatName(format, shape) {
-  const formats = { fhir: 'FHIR R4', rhex: 'RHEx', ccda: 'C-CDA or C32' };
-  const shapes = { bundle: 'bundle', ndjson: 'NDJSON', resource: 'single resource', record: 'record', document: 'document' };
+  const formats = { fhir: t('app.uploads.fhir_r4', 'FHIR R4'), rhex: 'RHEx', ccda: t('app.uploads.c_cda_or_c32', 'C-CDA or C32') };
+  const shapes = { bundle: 'bundle', ndjson: 'NDJSON', resource: t('app.uploads.single_resource', 'single resource'), record: 'record', document: 'document' };
   return [formats[format] || format, shapes[shape] || shape].filter(Boolean).join(' ');
 }
 

@@ -8,6 +8,7 @@
 import { h, s, clear, debounce } from './dom.js';
 import { formatDate, formatDateTime, formatNumber, formatTime, prettyUnit, plural } from './format.js';
 import { CHART_HEIGHT as HEIGHT, CHART_PAD as PAD, chartScale, diamondPath, sparkScale } from './chart-model.js';
+import { t } from './strings.js';
 
 export class ChartGrid {
   constructor(root) {
@@ -74,7 +75,7 @@ function fillChart(card, spec) {
       h('div', { class: 'latest' },
         h('span', { class: 'value' }, latestText),
         unit ? h('span', { class: 'unit' }, unit) : null,
-        h('span', { class: 'when' }, count === 1 ? `on ${formatDate(latestDate)}` : `latest, ${when(latestDate)}`)),
+        h('span', { class: 'when' }, count === 1 ? t('app.vitals_chart.on', 'on {latest_date}', { latest_date: formatDate(latestDate) }) : t('app.vitals_chart.latest', 'latest, {latest_date}', { latest_date: when(latestDate) }))),
     );
   }
 
@@ -83,13 +84,13 @@ function fillChart(card, spec) {
 
   const summary = spec.levels ? latestText : spec.series.map((sr) => {
     const min = Math.min(...sr.values), max = Math.max(...sr.values);
-    const range = min === max ? `${formatNumber(min)}` : `between ${formatNumber(min)} and ${formatNumber(max)}`;
+    const range = min === max ? `${formatNumber(min)}` : t('app.vitals_chart.between_and', 'between {min} and {max}', { min: formatNumber(min), max: formatNumber(max) });
     return `${spec.series.length > 1 ? sr.name + ' ' : ''}${range}`;
   }).join('; ');
   let mineText = '';
-  if (mineCount && mineCount === count) mineText = count === 1 ? ' It is your own reading.' : ' All are your own readings.';
-  else if (mineCount) mineText = ` ${mineCount.toLocaleString()} of them ${mineCount === 1 ? 'is your own reading' : 'are your own readings'}.`;
-  const label = `${spec.title}: ${plural(count, 'reading')} from ${formatDate(t0)} to ${formatDate(t1)}, ${summary}${unit ? ' ' + unit : ''}. Latest ${latestText}${unit ? ' ' + unit : ''} on ${formatDate(latestDate)}.${mineText}`;
+  if (mineCount && mineCount === count) mineText = count === 1 ? t('app.vitals_chart.it_is_your_own_reading', ' It is your own reading.') : t('app.vitals_chart.all_are_your_own_readings', ' All are your own readings.');
+  else if (mineCount) mineText = t('app.vitals_chart.of_them', ' {mine_count} of them {value}.', { mine_count: mineCount.toLocaleString(), value: mineCount === 1 ? 'is your own reading' : 'are your own readings' });
+  const label = t('app.vitals_chart.from_to_latest_on', '{title}: {count} from {t0} to {t1}, {summary}{value}. Latest {latest_text}{value} on {latest_date}.{mine_text}', { title: spec.title, count: plural(count, 'reading'), t0: formatDate(t0), t1: formatDate(t1), summary, value: unit ? ' ' + unit : '', latest_text: latestText, latest_date: formatDate(latestDate), mine_text: mineText });
 
   const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
   // Guides at the lowest and highest values, labelled on the right.
@@ -133,7 +134,7 @@ function fillChart(card, spec) {
   if (spec.series.length > 1 || mineCount) {
     card.append(h('figcaption', { class: 'legend' },
       ...(spec.series.length > 1 ? spec.series.map((sr) => h('span', { class: sr.tone === 2 ? 'third' : sr.second || sr.tone === 1 ? 'second' : '' }, sr.name)) : []),
-      mineCount ? h('span', { class: 'mine-key' }, 'your own reading') : null));
+      mineCount ? h('span', { class: 'mine-key' }, t('app.vitals_chart.your_own_reading', 'your own reading')) : null));
   }
 }
 
