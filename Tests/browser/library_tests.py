@@ -520,12 +520,94 @@ def test_app_in_the_test_language(t):
     assert t.text("#sign-out") == "Sign out" and t.text('.view-button[data-view="summary"]') == "Summary"
 
 
+def test_library_browse_by_group(t):
+    """The Library's home lists the pack's groups without a search; a group shows its topics by title, a topic
+    opens from there, and Back goes to the group, then to the groups."""
+    needs_library(t)
+    groups = t.daemon.api("/library/groups.json")["groups"]
+    assert len(groups) == 44, len(groups)
+    show_person(t, t.henry, "#/decade/2011-01-01")
+    try:
+        open_library(t)
+        buttons = wait_until(lambda: t.find_all("#library-content .library-group"), message="the groups on the home page")
+        assert [b.get_attribute("data-group") for b in buttons] == [g["id"] for g in groups]
+        tests = t.find('#library-content .library-group[data-group="diagnostic-tests"]')
+        assert tests.text.startswith("Diagnostic Tests") and tests.text.endswith("18"), tests.text
+        t.screenshot("library-groups-desktop-light", full=False)
+        t.click(tests)
+
+        def group_page():
+            pages = t.find_all("#library-content .group-page")
+            busy = t.find("#library-content").get_attribute("aria-busy") is not None
+            return pages[0] if pages and not busy else None
+        page = wait_until(group_page, message="the group's page")
+        assert t.find("h3", page).text == "Diagnostic Tests"
+        titles = [b.text for b in t.find_all(".library-result", page)]
+        assert len(titles) == 18 and "A1C" in titles, titles
+        assert titles == sorted(titles, key=str.lower), titles
+        t.screenshot("library-group-desktop-light", full=False)
+        t.click([b for b in t.find_all(".library-result", page) if b.text == "A1C"][0])
+        topic_page(t, "A1C")
+        back = t.find("#library-content [data-back]")
+        assert back.text == "‹ Back to Diagnostic Tests", back.text
+        t.click(back)
+        page = wait_until(group_page, message="the group's page again")
+        t.click(t.find("#library-content [data-back]"))
+        wait_until(lambda: t.find_all("#library-content .library-group"), message="the groups again")
+    finally:
+        close_library(t)
+
+
+def test_app_in_the_test_language_beyond_the_header(t):
+    """In French, the timeline (its heading, lane names), an entry's details (its facts) and the Summary (a tile's
+    lists) show the test pack's French; a text fr.tsv lacks stays English (the Summary's Print for a doctor is
+    French, its Choose tiles too; Lab results' note is English)."""
+    needs_library(t)
+    show_person(t, t.henry, "#/decade/2011-01-01")
+    try:
+        set_language(t, "fr")
+        wait_until(lambda: t.text("#library-title") == "Bibliothèque santé", message="the library in French")
+        close_library(t)
+        wait_until(lambda: t.text("#timeline-heading") == "Chronologie", message="the timeline's heading in French")
+        wait_until(lambda: t.text("#lane-condition") == "Problèmes de santé", message="a lane's name in French")
+        assert t.text("#lane-immunization") == "Vaccinations"
+        assert t.text("#vitals-heading") == "Signes vitaux"
+        assert t.text("#labs-heading") == "Résultats d’analyses"
+        assert t.find("#labs-heading + p").text == "Tests with more than one numeric result in this window.", "a key fr.tsv lacks is English"
+        t.screenshot("timeline-french-desktop-light", full=False)
+        mark = wait_until(lambda: [m for m in t.find_all('.lane[data-type="condition"] .mark') if m.get_attribute("aria-label").startswith("Heart Failure,")],
+                          message="the Heart Failure mark")[0]
+        assert "problème de santé" in mark.get_attribute("aria-label"), mark.get_attribute("aria-label")
+        t.click(mark)
+        wait_until(lambda: t.find("#details").is_displayed(), message="the details")
+        terms = [dt.text for dt in t.find_all("#details dl.facts dt")]
+        assert "Début" in terms and "Statut" in terms, terms
+        t.screenshot("details-french-desktop-light", full=False)
+        close_details(t)
+        t.open("#/summary", t.henry)
+        heads = wait_until(lambda: [h4.get_attribute("textContent") for h4 in t.find_all("#tiles .tile-lists h4")], message="the Summary's lists")
+        assert any(h.startswith("Problèmes (") for h in heads) and any(h.startswith("Allergies (") for h in heads), heads
+        assert t.text("#choose-tiles") == "Choisir les tuiles" and t.text("#print-summary") == "Imprimer pour un médecin"
+        t.screenshot("summary-french-desktop-light", full=False)
+    finally:
+        if not t.on_app():
+            t.open("#/decade/2011-01-01", t.henry)
+        set_language(t, "")
+        wait_until(lambda: t.text("#library-title") == "Health library", message="English again")
+        close_library(t)
+    t.open("#/decade/2011-01-01", t.henry)
+    wait_until(lambda: t.text("#lane-condition") == "Conditions", message="English lane names again")
+    assert t.text("#timeline-heading") == "Timeline"
+
+
 TESTS = [
     test_about_this_on_a_condition,
     test_about_this_by_name_and_with_no_topic,
     test_about_this_on_an_immunization,
     test_library_search_and_a_topic,
     test_app_in_the_test_language,
+    test_app_in_the_test_language_beyond_the_header,
+    test_library_browse_by_group,
     test_library_update_banner_with_progress,
     test_library_update_that_fails_says_why,
 ]
