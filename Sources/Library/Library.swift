@@ -10,6 +10,7 @@ import Synchronization
 /// - `topic(id:)`: one topic with its related topics and attribution.
 /// - `search(_:limit:)`: topics whose title, also-called names or summary hold the words, best first,
 ///   with snippets and groups.
+/// - `groups()`, `group(id:)`: the topic groups, and one group's topics, for browsing without searching.
 /// - `about(_:)`: the topics that explain an entry of the record, by code first, then by name.
 /// - `vaccine(code:)`: CDC's description of a CVX code.
 /// - `strings(language:)`: the web app's string table, English where the language lacks a key.
@@ -133,6 +134,41 @@ public final class Library: Sendable {
             return top.compactMap { rowid, score in
                 titles[rowid].map { SearchHit(topic: $0.0, snippet: snippets[rowid] ?? Snippet(parts: []), score: score, groups: $0.1) }
             }
+        }
+    }
+
+    // MARK: Groups
+
+    /// The pack's topic groups (MedlinePlus's), by name, each with how many topics it holds.
+    public func groups() throws(LibraryError) -> [TopicGroup] {
+        try withPack { db, _ in
+            var counts: [String: (name: String, count: Int)] = [:]
+            try db.statement("SELECT groups FROM topics").forEach { row in
+                for name in Self.stringArray(row.string(0)) where !name.isEmpty {
+                    let id = TopicGroup.id(name: name)
+                    guard !id.isEmpty else { continue }
+                    counts[id, default: (name, 0)].count += 1
+                }
+            }
+            return counts.map { TopicGroup(id: $0.key, name: $0.value.name, count: $0.value.count) }
+                .sorted { $0.name.lowercased() != $1.name.lowercased() ? $0.name.lowercased() < $1.name.lowercased() : $0.id < $1.id }
+        }
+    }
+
+    /// The group whose id is `id` (`TopicGroup.id(name:)`) with its topics by title, or nil when no topic
+    /// of the pack is in it.
+    public func group(id: String) throws(LibraryError) -> TopicGroupPage? {
+        try withPack { db, _ in
+            var name: String?
+            var topics: [TopicReference] = []
+            try db.statement("SELECT id, title, groups FROM topics").forEach { row in
+                guard let found = Self.stringArray(row.string(2)).first(where: { TopicGroup.id(name: $0) == id }) else { return }
+                if name == nil { name = found }
+                topics.append(TopicReference(id: row.string(0), title: row.string(1)))
+            }
+            guard let name, !id.isEmpty else { return nil }
+            topics.sort { $0.title.lowercased() != $1.title.lowercased() ? $0.title.lowercased() < $1.title.lowercased() : $0.id < $1.id }
+            return TopicGroupPage(group: TopicGroup(id: id, name: name, count: topics.count), topics: topics)
         }
     }
 

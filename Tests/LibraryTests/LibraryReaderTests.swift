@@ -22,6 +22,31 @@ enum InstalledStarter {
 struct LibraryReaderTests {
     let library = InstalledStarter.library
 
+    @Test("the groups: 44 MedlinePlus groups by name with their counts; a group's topics by title; nil for an unknown id")
+    func groups() throws {
+        let groups = try library.groups()
+        #expect(groups.count == 44)
+        #expect(groups.map(\.name) == groups.map(\.name).sorted { $0.lowercased() < $1.lowercased() })
+        let tests = try #require(groups.first { $0.name == "Diagnostic Tests" })
+        #expect(tests.id == "diagnostic-tests" && tests.count == 18)
+        #expect(groups.first { $0.name == "Genetics/Birth Defects" }?.id == "genetics-birth-defects")
+        let page = try #require(try library.group(id: "diagnostic-tests"))
+        #expect(page.group == tests && page.topics.count == 18)
+        #expect(page.topics.contains(TopicReference(id: "6308", title: "A1C")))
+        #expect(page.topics.map { $0.title.lowercased() } == page.topics.map { $0.title.lowercased() }.sorted())
+        #expect(try library.group(id: "no-such-group") == nil)
+        #expect(try library.group(id: "") == nil)
+    }
+
+    @Test("a group's id from its name: lower case, letters and digits, one dash between words", arguments: [
+        ("Blood, Heart and Circulation", "blood-heart-and-circulation"), ("Genetics/Birth Defects", "genetics-birth-defects"),
+        ("  Poisoning, Toxicology, Environmental Health ", "poisoning-toxicology-environmental-health"),
+        ("Santé des Femmes", "santé-des-femmes"), ("<b>", "b"), ("///", ""),
+    ])
+    func groupID(name: String, id: String) {
+        #expect(TopicGroup.id(name: name) == id)
+    }
+
     @Test("a topic comes with its names, summary, groups, related topics and attribution")
     func topic() throws {
         let topic = try #require(try library.topic(id: "6308"))
@@ -68,7 +93,7 @@ struct LibraryReaderTests {
         #expect(english.count >= 30)
         let french = try library.strings(language: "fr")
         #expect(french["library.title"] == "Bibliothèque santé")
-        #expect(french["library.update.current"] == "The library is up to date.")  // not in fr.tsv
+        #expect(french["library.update.later"] == "Not now")  // not in fr.tsv
         #expect(french.count == english.count)
         #expect(try library.strings(language: "fr-CA")["library.title"] == "Bibliothèque santé")
         #expect(try library.strings(language: "de") == english)

@@ -162,6 +162,29 @@ struct LibraryRouteTests {
         }
     }
 
+    @Test("browsing by group: groups.json lists the groups with ids and counts; groups/{id}.json a group's topics; 404 otherwise")
+    func groups() async throws {
+        try await ServedApp.with(library: StarterLibrary.access()) { served in
+            let list = try #require(try await served.client.get("/library/groups.json").object["groups"] as? [[String: Any]])
+            #expect(list.count == 44)
+            let tests = try #require(list.first { $0["name"] as? String == "Diagnostic Tests" })
+            #expect(tests["id"] as? String == "diagnostic-tests" && tests["count"] as? Int == 18)
+            let page = try await served.client.get("/library/groups/diagnostic-tests.json").object
+            #expect(page["id"] as? String == "diagnostic-tests" && page["name"] as? String == "Diagnostic Tests" && page["count"] as? Int == 18)
+            let topics = try #require(page["topics"] as? [[String: Any]])
+            #expect(topics.count == 18 && topics.contains { $0["id"] as? String == "6308" && $0["title"] as? String == "A1C" })
+            for target in ["/library/groups/no-such-group.json", "/library/groups/Diagnostic%20Tests.json", "/library/groups/diagnostic-tests",
+                           "/library/groups/\(String(repeating: "a", count: LibraryRoutes.maximumGroupIDBytes + 1)).json"] {
+                let missing = try await served.client.get(target)
+                #expect(missing.status == 404, "\(target)")
+            }
+            #expect(try await served.client.get("/library/groups/no-such-group.json").errorCode == "unknown_group")
+            // The longest id allowed is only looked up.
+            let longest = try await served.client.get("/library/groups/\(String(repeating: "a", count: LibraryRoutes.maximumGroupIDBytes)).json")
+            #expect(longest.status == 404 && longest.errorCode == "unknown_group")
+        }
+    }
+
     @Test("about an immunization: the vaccine's topic by its CVX code, and CDC's vaccine with its own attribution")
     func aboutImmunization() async throws {
         try await ServedApp.with(records: [Self.record], library: StarterLibrary.access()) { served in
@@ -208,7 +231,7 @@ struct LibraryRouteTests {
             #expect(french["language"] as? String == "fr" && french["languages"] as? [String] == ["en", "fr"])
             let table = try #require(french["strings"] as? [String: String])
             #expect(table["library.title"] == "Bibliothèque santé")
-            #expect(table["library.update.current"] == "The library is up to date.")  // not in fr.tsv: English
+            #expect(table["library.update.later"] == "Not now")  // not in fr.tsv: English
             let english = try await served.client.get("/library/strings.json").object
             #expect((english["strings"] as? [String: String])?.count == table.count)
             let header = try await served.client.get("/library/strings.json", headers: ["Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"]).object
@@ -223,8 +246,8 @@ struct LibraryRouteTests {
     func noPack() async throws {
         let empty = TemporaryDirectory("hreaderd-no-library")
         try await ServedApp.with(records: [Self.record], library: LibraryAccess(library: Library(directory: empty.file("library")))) { served in
-            for target in ["/library/search.json?q=flu", "/library/topics/2.json", "/library/strings.json",
-                           "/patients/\(Self.patientID)/entries/e_hepb/about.json"] {
+            for target in ["/library/search.json?q=flu", "/library/topics/2.json", "/library/strings.json", "/library/groups.json",
+                           "/library/groups/infections.json", "/patients/\(Self.patientID)/entries/e_hepb/about.json"] {
                 let response = try await served.client.get(target)
                 #expect(response.status == 503 && response.errorCode == "no_library", "\(target)")
             }
@@ -242,7 +265,8 @@ struct LibraryRouteTests {
     @Test("the library's routes sit behind the access policy: 401 without credentials, 423 while locked")
     func accessPolicy() async throws {
         try await ServedApp.with(policy: true, library: StarterLibrary.access()) { served in
-            for target in ["/library.json", "/library/search.json?q=flu", "/library/topics/2.json", "/library/strings.json"] {
+            for target in ["/library.json", "/library/search.json?q=flu", "/library/topics/2.json", "/library/strings.json",
+                           "/library/groups.json"] {
                 let response = try await served.client.get(target)
                 #expect(response.status == 401, "\(target)")
             }

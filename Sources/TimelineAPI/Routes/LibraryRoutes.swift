@@ -7,6 +7,7 @@ import Library
 ///
 /// - `GET /library.json`, `POST /library/update`
 /// - `GET /library/search.json?q=…&limit=…`, `GET /library/topics/{id}.json`, `GET /library/strings.json?lang=…`
+/// - `GET /library/groups.json`, `GET /library/groups/{id}.json`: browsing by group, without searching
 /// - `GET /patients/{pid}/entries/{eid}/about.json`
 ///
 /// Behind the access policy like every other route. The reader's calls run on the library's own thread
@@ -19,12 +20,15 @@ struct LibraryRoutes {
     static let maximumLimit = 100
     /// The longest `q`, in characters: a question, not a document.
     static let maximumQueryCharacters = 200
+    /// The longest group id, in bytes (MedlinePlus's longest is 43).
+    static let maximumGroupIDBytes = 128
     /// The most topics `about.json` lists for one entry.
     static let aboutLimit = 5
 
     static let noLibrary = HTTPError(.serviceUnavailable, code: "no_library",
                                      message: "No health library is installed yet: the daemon installs the bundled pack at start, or run hreaderd library install.")
     static let unknownTopic = HTTPError(.notFound, code: "unknown_topic", message: "The library has no topic with that id.")
+    static let unknownGroup = HTTPError(.notFound, code: "unknown_group", message: "The library has no group with that id.")
     static let unknownEntry = HTTPError(.notFound, code: "unknown_entry", message: "The patient has no entry with that id.")
     static let badLanguage = HTTPError(.badRequest, code: "bad_lang", message: "lang must be a language tag such as en, fr or pt-BR.")
     static func badQuery(_ message: String) -> HTTPError { HTTPError(.badRequest, code: "bad_query", message: message) }
@@ -35,6 +39,8 @@ struct LibraryRoutes {
         router.get("/library/search.json") { request, _ in try await search(request) }
         router.get("/library/strings.json") { request, _ in try await strings(request) }
         router.get("/library/topics/{file}") { _, context in try await topic(file: try context.parameters.require("file")) }
+        router.get("/library/groups.json") { _, _ in try await groups() }
+        router.get("/library/groups/{file}") { _, context in try await group(file: try context.parameters.require("file")) }
         router.get("/patients/{pid}/entries/{eid}/about.json") { _, context in
             try await about(patientID: try context.parameters.require("pid"), entryID: try context.parameters.require("eid"))
         }
@@ -86,6 +92,20 @@ struct LibraryRoutes {
         guard Self.isTopicID(id) else { throw Self.unknownTopic }
         guard let topic = try await access().read({ try $0.topic(id: id) }) else { throw Self.unknownTopic }
         return .json(bytes: LibraryJSON.topic(topic))
+    }
+
+    func groups() async throws -> Response {
+        let groups = try await access().read { try $0.groups() }
+        return .json(bytes: LibraryJSON.groups(groups))
+    }
+
+    func group(file: String) async throws -> Response {
+        guard file.hasSuffix(".json") else { throw HTTPError.notFound }
+        let id = String(file.dropLast(5))
+        // A group id is made of letters, digits and `-` (TopicGroup.id): anything else names no group.
+        guard (1...Self.maximumGroupIDBytes).contains(id.utf8.count), TopicGroup.id(name: id) == id else { throw Self.unknownGroup }
+        guard let page = try await access().read({ try $0.group(id: id) }) else { throw Self.unknownGroup }
+        return .json(bytes: LibraryJSON.group(page))
     }
 
     func about(patientID: String, entryID: String) async throws -> Response {

@@ -110,6 +110,38 @@ enum LibraryJSON {
         return json.bytes
     }
 
+    /// `groups.json`: every group of the pack, by name, with its id and how many topics it holds.
+    static func groups(_ groups: [TopicGroup]) -> [UInt8] {
+        var json = JSONWriter(capacity: 64 + groups.count * 96)
+        json.beginObject()
+        json.key("groups")
+        json.beginArray()
+        for group in groups { groupHead(group, to: &json); json.endObject() }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `groups/{id}.json`: the group and its topics by title.
+    static func group(_ page: TopicGroupPage) -> [UInt8] {
+        var json = JSONWriter(capacity: 128 + page.topics.count * 64)
+        groupHead(page.group, to: &json)
+        json.key("topics")
+        json.beginArray()
+        for topic in page.topics { reference(topic, to: &json) }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
+    /// Opens an object with the group's id, name and count (the caller closes it).
+    private static func groupHead(_ group: TopicGroup, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id"); json.string(group.id)
+        json.key("name"); json.string(group.name)
+        json.key("count"); json.int(Int64(group.count))
+    }
+
     static func topic(_ topic: Topic) -> [UInt8] {
         var json = JSONWriter(capacity: 1024 + topic.summary.utf8.count)
         json.beginObject()
