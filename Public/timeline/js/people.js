@@ -11,7 +11,7 @@ import { RELATIONSHIPS, relationshipWord, sourceWord } from './patients.js';
 import { MEDICATION_FIELDS } from './annotations.js';
 import { later, t } from './strings.js';
 
-const RELATIONSHIP_CHOICES = [['', later('app.people.not_set', 'Not set')], ...RELATIONSHIPS.map(([value, word]) => [value, value === 'me' ? t('app.people.me_this_is_you', 'Me (this is you)') : word])];
+const RELATIONSHIP_CHOICES = [['', later('app.people.not_set', 'Not set')], ...RELATIONSHIPS.map(([value, word]) => [value, value === 'me' ? later('app.people.me_this_is_you', 'Me (this is you)') : word])];
 
 /** What one note on a removed entry says, as text. */
 function orphanText(annotation) {

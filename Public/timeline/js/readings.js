@@ -24,7 +24,8 @@ export const GLUCOSE_CONTEXTS = [
   ['after_meal', later('app.readings.after_a_meal', 'After a meal')],
   ['random', later('app.readings.any_time_random', 'Any time (random)')],
 ];
-const CONTEXT_WORDS = Object.fromEntries(GLUCOSE_CONTEXTS.map(([value, word]) => [value, word.toLowerCase()]));
+// Lower-cased when shown, so that it follows the string table as the words do.
+const CONTEXT_WORDS = Object.fromEntries(GLUCOSE_CONTEXTS.map(([value, word]) => [value, { toString: () => String(word).toLowerCase() }]));
 
 export const kindName = (kind) => KINDS[kind]?.name || String(kind || t('app.readings.reading', 'Reading')).replace(/_/g, ' ');
 
