@@ -48,9 +48,17 @@ function scanApp() {
     for (const m of code.matchAll(new RegExp(String.raw`\b(?:t|later)\(\s*'((?:app|library)\.[A-Za-z0-9_.]+)'(?:\s*,\s*(${literal}))?`, 'g'))) {
       note(m[1], m[2] ? unquote(m[2]) : null);
     }
+    // tn('key', count, 'one', 'other'): the keys key.one and key.other (the count an expression without quotes).
+    const counted = [...code.matchAll(new RegExp(String.raw`\btn\(\s*'((?:app|library)\.[A-Za-z0-9_.]+)'\s*,[^'\n]*?,\s*(${literal})\s*,\s*(${literal})`, 'g'))];
+    assert.equal(counted.length, [...code.matchAll(/\btn\(/g)].length - (file.endsWith('strings.js') ? 1 : 0), `${file}: every tn( has a key, a count and two texts`);
+    for (const m of counted) {
+      note(`${m[1]}.one`, unquote(m[2]));
+      note(`${m[1]}.other`, unquote(m[3]));
+    }
     for (const m of code.matchAll(/\bt\(\s*`((?:app|library)\.[A-Za-z0-9_.]*)\$\{/g)) prefixes.add(m[1]);
     // A key written as a string of its own, to be looked up later (the sign-in reasons).
-    for (const m of code.matchAll(/'((?:app|library)\.[a-z0-9_]+(?:\.[a-z0-9_]+)+)'/g)) if (!used.has(m[1])) note(m[1], null);
+    const countedKeys = new Set(counted.map((m) => m[1]));
+    for (const m of code.matchAll(/'((?:app|library)\.[a-z0-9_]+(?:\.[a-z0-9_]+)+)'/g)) if (!used.has(m[1]) && !countedKeys.has(m[1])) note(m[1], null);
   }
   const html = readFileSync(join(app, 'index.html'), 'utf8');
   for (const m of html.matchAll(/<([a-z0-9]+)\b[^>]*\sdata-t="([^"]+)"[^>]*>([^<]*)</g)) note(m[2], m[3].trim().replace(/&amp;/g, '&') || null);

@@ -69,3 +69,21 @@ test('data-t-attr lists attribute:key pairs', () => {
   assert.deepEqual(attrPairs(''), []);
   assert.deepEqual(attrPairs('nokey; :x; title:'), []);
 });
+
+test('a count chooses its text by the plural rule of the language: English 1 and the rest, French 0 and 1', async () => {
+  const { tn, pluralForm } = await import('../../Public/timeline/js/strings.js');
+  const entries = (n) => tn('app.x.entries', n, '{n} entry', '{n} entries');
+  setStrings({}, 'en');
+  assert.deepEqual([0, 1, 2, 1234].map(entries), ['0 entries', '1 entry', '2 entries', `${(1234).toLocaleString()} entries`]);
+  setStrings({ 'app.x.entries.one': '{n} entrée', 'app.x.entries.other': '{n} entrées' }, 'fr');
+  assert.deepEqual([0, 1, 2].map(entries), ['0 entrée', '1 entrée', '2 entrées']);
+  assert.equal(pluralForm(1000000, 'fr'), 'many', 'French has a form English lacks');
+  assert.equal(entries(1000000), `${(1000000).toLocaleString()} entrées`, 'a form the table lacks gives key.other');
+  // The pack's English under a key French lacks: English's rule, not French's.
+  setStrings({ 'app.x.entries.one': '{n} entry', 'app.x.entries.other': '{n} entries' }, 'fr');
+  assert.deepEqual([0, 1].map(entries), ['0 entries', '1 entry']);
+  // Other values are filled too; a tag Intl does not know counts as English.
+  setStrings({ 'app.x.of.one': '{n} de {who}', 'app.x.of.other': '{n} de {who}s' }, 'xx-Qqqq');
+  assert.equal(tn('app.x.of', 2, '{n} of {who}', '{n} of {who}s', { who: 'x' }), '2 de xs');
+  setStrings({}, 'en');
+});

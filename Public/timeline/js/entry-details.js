@@ -7,8 +7,8 @@
 
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { formatDate, formatDateTime, formatNumber, prettyUnit, plural } from './format.js';
-import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES } from './lane-layout.js';
+import { formatDate, formatDateTime, formatNumber, prettyUnit } from './format.js';
+import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES, laneCount } from './lane-layout.js';
 import { describePost } from './posts.js';
 import { annotationSection, annotationTags, isStruck } from './annotations.js';
 import { kindName, readingDetails } from './readings.js';
@@ -78,7 +78,7 @@ export class EntryDetails {
     this.dialog.dataset.type = lane.type;
     const first = formatDate(group.t0 ?? items[0].t);
     const last = formatDate(group.t1 ?? items[items.length - 1].t);
-    this.title.textContent = first === last ? t('app.entry_details.on', '{length} on {first}', { length: plural(items.length, lane.one, lane.many), first }) : `${plural(items.length, lane.one, lane.many)}`;
+    this.title.textContent = first === last ? t('app.entry_details.on', '{length} on {first}', { length: laneCount(lane, items.length), first }) : laneCount(lane, items.length);
     const body = clear(this.body);
     if (first !== last) body.append(h('p', { class: 'muted' }, t('app.entry_details.to', '{first} to {last}', { first, last })));
     const list = h('ul', { class: 'cluster-list' });
@@ -103,7 +103,7 @@ export class EntryDetails {
     this.dialog.dataset.type = lane.type;
     const body = clear(this.body);
     if (group) {
-      const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, t('app.entry_details.back_to_the', '‹ Back to the {length}', { length: plural(group.items.length, lane.one, lane.many) }));
+      const back = h('button', { type: 'button', class: 'button quiet small', 'data-back': '' }, t('app.entry_details.back_to_the', '‹ Back to the {length}', { length: laneCount(lane, group.items.length) }));
       back.addEventListener('click', () => { this.showGroup(group); this.dialog.querySelector('.cluster-list button')?.focus(); });
       body.append(h('div', null, back));
     }

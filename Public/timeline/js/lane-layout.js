@@ -3,7 +3,7 @@
 // The cost is one sort per lane; what is drawn stays small (at most a few hundred marks) however
 // many entries the window holds, which keeps a window of 10,000 entries responsive.
 
-import { later } from './strings.js';
+import { later, tn } from './strings.js';
 
 export const LANES = [
   { type: 'condition', key: 'conditions', name: later('app.lane_layout.conditions', 'Conditions'), one: later('app.lane_layout.condition', 'condition') },
@@ -12,14 +12,33 @@ export const LANES = [
   { type: 'procedure', key: 'procedures', name: later('app.lane_layout.procedures', 'Procedures'), one: later('app.lane_layout.procedure', 'procedure') },
   { type: 'result', key: 'results', name: later('app.lane_layout.results', 'Results'), one: later('app.lane_layout.result', 'result') },
   { type: 'immunization', key: 'immunizations', name: later('app.lane_layout.immunizations', 'Immunizations'), one: later('app.lane_layout.immunization', 'immunization') },
-  { type: 'allergy', key: 'allergies', name: later('app.lane_layout.allergies', 'Allergies'), one: later('app.lane_layout.allergy', 'allergy'), many: later('app.lane_layout.allergies_2', 'allergies') },
-  { type: 'social_history', key: 'social_history', name: later('app.lane_layout.social_history', 'Social history'), one: later('app.lane_layout.social_history_entry', 'social history entry'), many: later('app.lane_layout.social_history_entries', 'social history entries') },
+  { type: 'allergy', key: 'allergies', name: later('app.lane_layout.allergies', 'Allergies'), one: later('app.lane_layout.allergy', 'allergy') },
+  { type: 'social_history', key: 'social_history', name: later('app.lane_layout.social_history', 'Social history'), one: later('app.lane_layout.social_history_entry', 'social history entry') },
   { type: 'care_goal', key: 'care_goals', name: later('app.lane_layout.care_goals', 'Care goals'), one: later('app.lane_layout.care_goal', 'care goal') },
-  { type: 'medical_equipment', key: 'medical_equipment', name: later('app.lane_layout.medical_equipment', 'Medical equipment'), one: later('app.lane_layout.medical_equipment_2', 'medical equipment'), many: later('app.lane_layout.medical_equipment_2', 'medical equipment') },
+  { type: 'medical_equipment', key: 'medical_equipment', name: later('app.lane_layout.medical_equipment', 'Medical equipment'), one: later('app.lane_layout.medical_equipment_2', 'medical equipment') },
 ];
 export const POST_LANE = { type: 'post', name: later('app.lane_layout.your_notes', 'Your notes'), one: later('app.lane_layout.note', 'note') };
 /** Vital signs are charted, not on a lane; one reading still has its details (found by a search). */
 export const VITAL_LANE = { type: 'vital_sign', name: later('app.lane_layout.vital_signs', 'Vital signs'), one: later('app.lane_layout.vital_sign', 'vital sign') };
+
+/** "3 conditions": a count of a lane's entries in the table's words (a plural key for each lane). */
+export function laneCount(lane, n) {
+  switch (lane?.type) {
+    case 'condition': return tn('app.lane_layout.count.condition', n, '{n} condition', '{n} conditions');
+    case 'medication': return tn('app.lane_layout.count.medication', n, '{n} medication', '{n} medications');
+    case 'encounter': return tn('app.lane_layout.count.encounter', n, '{n} encounter', '{n} encounters');
+    case 'procedure': return tn('app.lane_layout.count.procedure', n, '{n} procedure', '{n} procedures');
+    case 'result': return tn('app.lane_layout.count.result', n, '{n} result', '{n} results');
+    case 'immunization': return tn('app.lane_layout.count.immunization', n, '{n} immunization', '{n} immunizations');
+    case 'allergy': return tn('app.lane_layout.count.allergy', n, '{n} allergy', '{n} allergies');
+    case 'social_history': return tn('app.lane_layout.count.social_history', n, '{n} social history entry', '{n} social history entries');
+    case 'care_goal': return tn('app.lane_layout.count.care_goal', n, '{n} care goal', '{n} care goals');
+    case 'medical_equipment': return tn('app.lane_layout.count.medical_equipment', n, '{n} medical equipment', '{n} medical equipment');
+    case 'post': return tn('app.lane_layout.count.post', n, '{n} note', '{n} notes');
+    case 'vital_sign': return tn('app.lane_layout.count.vital_sign', n, '{n} vital sign', '{n} vital signs');
+    default: return tn('app.lane_layout.count.entry', n, '{n} entry', '{n} entries');
+  }
+}
 
 /** Statuses that end a condition, medication or allergy: the server's rule, from /patients.json. */
 export const CLOSED_STATUSES = new Set();

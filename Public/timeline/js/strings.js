@@ -32,6 +32,40 @@ export function t(key, fallback, values) {
 }
 
 /**
+ * A text with a count in it: "{n} entry" or "{n} entries". The table holds one text for each plural form of
+ * its language, `key.one`, `key.other` (and `key.few`, `key.many`… where the language has them, as
+ * Intl.PluralRules names them); {n} is the count as numbers are written here, and values fill other {name}s.
+ * one and other: the English (n === 1 is English's only singular). A table without the form the count asks
+ * for gives `key.other`. The pack fills each key a language lacks with English: a text that is the English
+ * one is chosen by English's rule, so "0 entries" never becomes "0 entry".
+ */
+export function tn(key, n, one, other, values) {
+  const count = Number(n);
+  const filled = { n: Number.isFinite(count) ? count.toLocaleString() : String(n), ...values };
+  const english = count === 1 ? 'one' : 'other';
+  let text = found(`${key}.${pluralForm(count, language)}`) ?? found(`${key}.other`);
+  if (text === undefined || text === one || text === other) text = found(`${key}.${english}`) ?? (count === 1 ? one : other);
+  return fill(text, filled);
+}
+
+const pluralRules = new Map(); // language → Intl.PluralRules
+
+/** The plural form ('one', 'few', 'many', 'other'…) of a count in a language; English's rule when unknown. */
+export function pluralForm(n, lang = language) {
+  let rules = pluralRules.get(lang);
+  if (!rules) {
+    try { rules = new Intl.PluralRules(lang); } catch { rules = new Intl.PluralRules('en'); }
+    pluralRules.set(lang, rules);
+  }
+  return Number.isFinite(n) ? rules.select(n) : 'other';
+}
+
+function found(key) {
+  const text = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+/**
  * A text of the table read each time it is shown, for the tables of texts a module makes when it loads
  * (before any string table is): String(text), `${text}` and the DOM helpers (h, textContent) read it then.
  * It is an object, not a string: a string's methods work on it, but typeof and === see an object.

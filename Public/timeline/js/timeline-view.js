@@ -3,9 +3,9 @@
 // between its marks (roving tabindex), Enter or a click opens the details.
 
 import { h, clear } from './dom.js';
-import { formatDate, formatDateTime, plural } from './format.js';
+import { formatDate, formatDateTime } from './format.js';
 import { ticks } from './window-nav.js';
-import { LANES, POST_LANE, itemsFor, layoutLane } from './lane-layout.js';
+import { LANES, POST_LANE, itemsFor, laneCount, layoutLane } from './lane-layout.js';
 import { describePost } from './posts.js';
 import { hasNote, isStruck, labelSuffix } from './annotations.js';
 import { t } from './strings.js';
@@ -211,7 +211,7 @@ function pointLabel(item, lane) {
 }
 
 function clusterLabel(cluster, lane, short) {
-  const many = plural(cluster.items.length, lane.one, lane.many);
+  const many = laneCount(lane, cluster.items.length);
   const format = short ? formatDateTime : formatDate;
   const first = format(cluster.t0);
   const last = format(cluster.t1);
