@@ -3,7 +3,7 @@
 
 import { api, onSignedOut } from './js/api.js';
 import { h, $, $$, clear } from './js/dom.js';
-import { dayString, formatDate, formatWindow, plural } from './js/format.js';
+import { dayString, formatDate, formatWindow } from './js/format.js';
 import { SUMMARY, viewName, parseHash, buildHash, earlier, later, canGoLater, endingAt } from './js/window-nav.js';
 import { LANES, VITAL_LANE, setClosedStatuses } from './js/lane-layout.js';
 import { TimelineView } from './js/timeline-view.js';
@@ -26,7 +26,7 @@ import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
 import { OwnReadingsList, readingItem } from './js/readings.js';
-import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, t, translate } from './js/strings.js';
+import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, t, translate, tn } from './js/strings.js';
 import { AboutEntry } from './js/about-entry.js';
 import { LibraryPanel } from './js/library.js';
 import { LibraryBanner } from './js/library-banner.js';
@@ -538,13 +538,16 @@ function markControls() {
 function retitle() {
   const view = state.window.view;
   if (view === SUMMARY) {
-    if (state.summary) document.title = t('app.page.hreaderd', '{name} — {summary} — hreaderd', { name: state.summary.patient.name || 'Unnamed', summary: viewName(SUMMARY) });
+    if (state.summary) document.title = t('app.page.hreaderd', '{name} — {summary} — hreaderd', { name: state.summary.patient.name || t('app.page.unnamed', 'Unnamed'), summary: viewName(SUMMARY) });
     return;
   }
   if (!state.payload) return;
   document.title = t('app.page.hreaderd_2', '{name} — {view} — hreaderd', { name: state.payload.patient.name, view: viewName(view) });
   const { count, posts, hidden } = state.counts || { count: 0, posts: 0, hidden: 0 };
-  ui.summary.textContent = t('app.page.view', '{view} view · {count}{value}{value2}', { view: viewName(view), count: plural(count, 'record entry', 'record entries'), value: posts ? ` · ${plural(posts, 'note')} of yours` : '', value2: hidden ? ` · ${hidden.toLocaleString()} marked wrong, hidden` : '' });
+  const counts = [tn('app.page.count.record_entries', count, '{n} record entry', '{n} record entries')];
+  if (posts) counts.push(tn('app.page.count.your_notes', posts, '{n} note of yours', '{n} notes of yours'));
+  if (hidden) counts.push(tn('app.page.count.hidden', hidden, '{n} marked wrong, hidden', '{n} marked wrong, hidden'));
+  ui.summary.textContent = t('app.page.view', '{view} view · {count}', { view: viewName(view), count: counts.join(' · ') });
 }
 
 function recordCount(payload) {
@@ -603,7 +606,7 @@ async function checkOrphans(personId) {
   }
   if (state.orphansFor !== personId) return;
   clear(ui.orphanNotice).append(
-    t('app.page.on_the_source_has_removed', '{value} on {value2} the source has removed. ', { value: count === 1 ? '1 note of yours is' : `${count.toLocaleString()} notes of yours are`, value2: count === 1 ? 'an entry' : 'entries' }),
+    tn('app.page.count.orphan_notes', count, '{n} note of yours is on an entry the source has removed. ', '{n} notes of yours are on entries the source has removed. '),
     h('button', { type: 'button', class: 'button small', onclick: (event) => people.open(event.currentTarget, personId) }, t('app.page.see_in_people', 'See in People')));
   ui.orphanNotice.hidden = count === 0;
 }

@@ -26,7 +26,7 @@ export function hasNote(entry) {
 
 /** What a mark's accessible name adds: " (marked wrong)", " (has your note)". */
 export function labelSuffix(entry) {
-  return `${isStruck(entry) ? ' (marked wrong)' : ''}${hasNote(entry) ? ' (has your note)' : ''}`;
+  return `${isStruck(entry) ? t('app.annotations.marked_wrong_suffix', ' (marked wrong)') : ''}${hasNote(entry) ? t('app.annotations.has_your_note_suffix', ' (has your note)') : ''}`;
 }
 
 /** The small tags after an entry's description in a list: "marked wrong", and a note mark. */

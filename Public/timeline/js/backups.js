@@ -7,8 +7,8 @@
 
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { formatBytes, formatDateTime, plural, relative } from './format.js';
-import { later, t } from './strings.js';
+import { formatBytes, formatDateTime, relative } from './format.js';
+import { later, t, tn } from './strings.js';
 
 const PAGE = 50;
 
@@ -66,9 +66,9 @@ function everyHours(hours) {
 /** One attempt (last, last_good or a POST's answer) in words, with its time. */
 function attemptText(attempt) {
   const when = formatDateTime(attempt.at);
-  if (!attempt.ok) return t('app.backups.failed', '{when}: failed: {error}', { when, error: attempt.error || 'no reason given' });
-  const seconds = attempt.seconds != null ? t('app.backups.in', ', in {value}', { value: attempt.seconds < 1 ? 'under a second' : plural(Math.round(attempt.seconds), 'second') }) : '';
-  return t('app.backups.ok', '{when}: OK, {file} ({bytes}{seconds})', { when, file: attempt.file || 'a backup file', bytes: formatBytes(attempt.bytes), seconds });
+  if (!attempt.ok) return t('app.backups.failed', '{when}: failed: {error}', { when, error: attempt.error || t('app.backups.no_reason_given', 'no reason given') });
+  const seconds = attempt.seconds != null ? t('app.backups.in', ', in {value}', { value: attempt.seconds < 1 ? t('app.backups.under_a_second', 'under a second') : tn('app.backups.count.seconds', Math.round(attempt.seconds), '{n} second', '{n} seconds') }) : '';
+  return t('app.backups.ok', '{when}: OK, {file} ({bytes}{seconds})', { when, file: attempt.file || t('app.backups.a_backup_file', 'a backup file'), bytes: formatBytes(attempt.bytes), seconds });
 }
 
 export class BackupsPanel {
@@ -190,7 +190,9 @@ export class BackupsPanel {
       text = t('app.backups.last_backup', 'Last backup {at}.', { at: relative(good.at) });
     } else {
       // None since the daemon started: the next is due a period after the newest file there is.
-      text = t('app.backups.backups_are_on_the_is', 'Backups are on; the {value} is due {next_at}.', { value: data.backups?.length ? 'next' : 'first', next_at: relative(data.next_at) });
+      text = data.backups?.length
+        ? t('app.backups.the_next_is_due', 'Backups are on; the next is due {next_at}.', { next_at: relative(data.next_at) })
+        : t('app.backups.the_first_is_due', 'Backups are on; the first is due {next_at}.', { next_at: relative(data.next_at) });
     }
     this.summary.textContent = text;
     this.summary.classList.toggle('warn-text', warn);
@@ -213,7 +215,7 @@ export class BackupsPanel {
     const last = data.last;
     state.className = last && !last.ok ? 'badge error' : 'badge ok';
     state.textContent = last && !last.ok ? t('app.backups.last_one_failed', 'Last one failed') : t('app.backups.on', 'On');
-    const keep = data.keep != null ? t('app.backups.keeping_the_newest', ', keeping the newest {keep}', { keep: plural(data.keep, 'backup') }) : '';
+    const keep = data.keep != null ? t('app.backups.keeping_the_newest', ', keeping the newest {keep}', { keep: tn('app.backups.count.backups', data.keep, '{n} backup', '{n} backups') }) : '';
     const facts = h('dl', { class: 'facts backup-facts' });
     const fact = (term, ...value) => facts.append(h('dt', null, term), h('dd', null, ...value));
     fact(t('app.backups.folder', 'Folder'), h('span', { class: 'path', 'data-field': 'directory', text: data.directory || '' }));
@@ -334,7 +336,10 @@ export class BackupsPanel {
     } else {
       this.say('');
     }
-    this.ui.shown.textContent = this.count ? t('app.backups.shown', '{count} shown{value}.', { count: plural(this.count, `${what}event`), value: this.cursor != null ? '; older ones follow' : '' }) : '';
+    this.ui.shown.textContent = this.count ? t('app.backups.shown', '{count} shown{value}.', {
+      count: action ? tn('app.backups.count.action_events', this.count, '{n} {what} event', '{n} {what} events', { what: actionWord(action).toLowerCase() }) : tn('app.backups.count.events', this.count, '{n} event', '{n} events'),
+      value: this.cursor != null ? t('app.backups.older_ones_follow', '; older ones follow') : '',
+    }) : '';
     this.ui.older.hidden = this.cursor == null;
     this.ui.foot.hidden = this.count === 0;
   }
@@ -349,14 +354,14 @@ export class BackupsPanel {
     const tone = ACTION_TONES[event.action] || 'neutral';
     const cell = (label, empty, ...content) => h('td', { role: 'cell', 'data-label': label, class: empty ? 'no-value' : null }, ...content);
     return h('tr', { role: 'row', 'data-id': String(event.id ?? ''), 'data-action': event.action || '' },
-      h('td', { role: 'cell', class: 'when', 'data-label': 'When' }, h('time', { datetime: new Date(event.at * 1000).toISOString(), text: formatDateTime(event.at) })),
-      cell('What', false, h('span', { class: `badge ${tone}`, text: actionWord(event.action) })),
-      cell('Who', !event.actor, h('span', { class: 'actor', 'data-actor': event.actor || '', text: actorWord(event.actor) })),
-      cell('Person', !event.patient, !event.patient
+      h('td', { role: 'cell', class: 'when', 'data-label': t('app.backups.column_when', 'When') }, h('time', { datetime: new Date(event.at * 1000).toISOString(), text: formatDateTime(event.at) })),
+      cell(t('app.backups.column_what', 'What'), false, h('span', { class: `badge ${tone}`, text: actionWord(event.action) })),
+      cell(t('app.backups.column_who', 'Who'), !event.actor, h('span', { class: 'actor', 'data-actor': event.actor || '', text: actorWord(event.actor) })),
+      cell(t('app.backups.column_person', 'Person'), !event.patient, !event.patient
         ? h('span', { class: 'muted', text: '—' })
         : name
           ? h('span', { class: 'person-name', 'data-patient': event.patient, text: name })
           : h('span', { class: 'patient-id', 'data-patient': event.patient, text: event.patient })),
-      cell('Detail', !event.detail, event.detail ? h('span', { class: 'detail', text: event.detail }) : h('span', { class: 'muted', text: '—' })));
+      cell(t('app.backups.column_detail', 'Detail'), !event.detail, event.detail ? h('span', { class: 'detail', text: event.detail }) : h('span', { class: 'muted', text: '—' })));
   }
 }

@@ -7,8 +7,8 @@
 
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { formatDate, formatDateTime, plural } from './format.js';
-import { t } from './strings.js';
+import { formatDate, formatDateTime } from './format.js';
+import { t, tn } from './strings.js';
 
 const FORMATS = { ccda: 'C-CDA', c32: 'HITSP C32' };
 
@@ -109,7 +109,7 @@ export class DocumentsPanel {
     const key = JSON.stringify([this.personId, name, documents]);
     if (key === this.shown) return; // sections opened stay open
     this.shown = key;
-    this.intro.textContent = t('app.documents.c_cda_or_c32_imported', '{value} (C-CDA or C32) imported for {name}{value2}. ', { value: documents.length === 1 ? 'The clinical document' : `${documents.length.toLocaleString()} clinical documents`, name, value2: documents.length > 1 ? ', newest first' : '' })
+    this.intro.textContent = tn('app.documents.count.imported_for', documents.length, 'The clinical document (C-CDA or C32) imported for {name}. ', '{n} clinical documents (C-CDA or C32) imported for {name}, newest first. ', { name })
       + t('app.documents.each_section_is_shown_as', 'Each section is shown as the document wrote it, as plain text. A section marked “narrative only” has nothing on the timeline: its text is all there is.');
     const list = clear(this.list);
     if (!documents.length) {
@@ -124,7 +124,7 @@ export class DocumentsPanel {
     const facts = [
       doc.time != null ? t('app.documents.dated', 'Dated {time}', { time: formatDate(doc.time) }) : t('app.documents.undated', 'Undated'),
       FORMATS[doc.format] || doc.format,
-      plural(sections.length, 'section'),
+      tn('app.documents.count.sections', sections.length, '{n} section', '{n} sections'),
       doc.imported_at != null ? t('app.documents.imported', 'imported {imported_at}', { imported_at: formatDateTime(doc.imported_at) }) : null,
     ].filter(Boolean).join(' · ');
     const card = h('li', { class: 'document-card', 'data-document': doc.id || '', 'aria-labelledby': `${id}-title` },
@@ -145,7 +145,7 @@ export class DocumentsPanel {
     details.append(h('summary', null,
       h('span', { class: 'section-title', text: title }),
       section.narrative_only ? h('span', { class: 'badge narrative', title: t('app.documents.no_entries_on_the_timeline', 'No entries on the timeline: this text is all there is') }, t('app.documents.narrative_only', 'narrative only')) : null,
-      section.entries ? h('span', { class: 'muted small' }, t('app.documents.on_the_timeline', '{entries} on the timeline', { entries: plural(section.entries, 'entry', 'entries') })) : null));
+      section.entries ? h('span', { class: 'muted small' }, t('app.documents.on_the_timeline', '{entries} on the timeline', { entries: tn('app.documents.count.entries', section.entries, '{n} entry', '{n} entries') })) : null));
     const about = [
       section.code ? t('app.documents.loinc', 'LOINC {code}', { code: section.code }) : null,
       section.narrative_only ? t('app.documents.nothing_from_this_section_is', 'Nothing from this section is on the timeline.') : null,

@@ -154,7 +154,7 @@ export class ConnectForm {
   setBusy(busy) {
     this.button.disabled = busy;
     this.form.setAttribute('aria-busy', String(busy));
-    if (!busy && this.note.textContent.startsWith('Opening')) this.note.textContent = '';
+    if (!busy && this.note.textContent === t('app.fhir_connect.opening_your_providers_sign_in', 'Opening your provider’s sign-in page…')) this.note.textContent = '';
   }
 
   async submit() {

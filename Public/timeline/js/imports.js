@@ -6,7 +6,7 @@
 import { h, clear } from './dom.js';
 import { relative, formatDateTime } from './format.js';
 import { beginSignIn } from './fhir-connect.js';
-import { t } from './strings.js';
+import { t, tn } from './strings.js';
 
 const ACTIVE = new Set(['queued', 'running']);
 const KIND_NAMES = { fhir: 'FHIR', rhex: 'RHEx' };
@@ -239,17 +239,17 @@ function renderJob(job) {
       const p = job.patients || {};
       const e = job.entries || {};
       const changes = [
-        p.added ? t('app.imports.new', '{added} new {value}', { added: p.added, value: p.added === 1 ? 'person' : 'people' }) : null,
+        p.added ? tn('app.imports.count.new_people', p.added, '{n} new person', '{n} new people') : null,
         p.updated ? t('app.imports.updated', '{updated} updated', { updated: p.updated }) : null,
-        e.added ? t('app.imports.new', '{added} new {value}', { added: e.added.toLocaleString(), value: e.added === 1 ? 'entry' : 'entries' }) : null,
+        e.added ? tn('app.imports.count.new_entries', e.added, '{n} new entry', '{n} new entries') : null,
         p.failed ? t('app.imports.could_not_be_read', '{failed} could not be read', { failed: p.failed }) : null,
       ].filter(Boolean);
       const when = job.finished_at ? ` ${relative(job.finished_at)}` : '';
-      el.append(h('p', { class: 'muted' }, t('app.imports.last_import_finished', 'Last import finished{when}: {value}.', { when, value: changes.length ? changes.join(', ') : 'nothing new' })));
+      el.append(h('p', { class: 'muted' }, t('app.imports.last_import_finished', 'Last import finished{when}: {value}.', { when, value: changes.length ? changes.join(', ') : t('app.imports.nothing_new', 'nothing new') })));
       break;
     }
     case 'failed':
-      el.append(h('p', { class: 'error-text' }, t('app.imports.import_failed', 'Import failed{value}: {last_error}', { value: job.attempts ? ` after ${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}` : '', last_error: job.last_error || 'no reason given' })));
+      el.append(h('p', { class: 'error-text' }, t('app.imports.import_failed', 'Import failed{value}: {last_error}', { value: job.attempts ? tn('app.imports.count.after_attempts', job.attempts, ' after {n} attempt', ' after {n} attempts') : '', last_error: job.last_error || t('app.imports.no_reason_given', 'no reason given') })));
       if (job.next_run_at) el.append(h('p', { class: 'muted small' }, t('app.imports.next_try', 'Next try {next_run_at}.', { next_run_at: formatDateTime(job.next_run_at) })));
       break;
     case 'needs_sign_in':

@@ -6,7 +6,7 @@
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { plural } from './format.js';
-import { t } from './strings.js';
+import { t, tn } from './strings.js';
 
 export class ModulesPanel {
   /**
@@ -40,7 +40,7 @@ export class ModulesPanel {
     this.patient = this.personId();
     this.say('');
     clear(this.list);
-    this.intro.textContent = t('app.modules_panel.the_tiles_of_s_summary', 'The tiles of {value}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.', { value: this.personName() || 'this person' });
+    this.intro.textContent = t('app.modules_panel.the_tiles_of_s_summary', 'The tiles of {value}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.', { value: this.personName() || t('app.modules_panel.this_person', 'this person') });
     this.busy(true);
     this.modal.open(opener);
     const seq = ++this.seq;
@@ -117,7 +117,8 @@ export class ModulesPanel {
     if (to < 0 || to >= this.items.length) return;
     const [item] = this.items.splice(index, 1);
     this.items.splice(to, 0, item);
-    this.say(t('app.modules_panel.moved_to_place_of', '{name} moved {value}, to place {value2} of {length}.', { name: item.name, value: delta < 0 ? 'up' : 'down', value2: to + 1, length: this.items.length }));
+    const values = { name: item.name, place: to + 1, length: this.items.length };
+    this.say(delta < 0 ? t('app.modules_panel.moved_up', '{name} moved up, to place {place} of {length}.', values) : t('app.modules_panel.moved_down', '{name} moved down, to place {place} of {length}.', values));
     this.render({ id: item.id, action: delta < 0 ? 'up' : 'down' });
   }
 
@@ -136,7 +137,7 @@ export class ModulesPanel {
     const message = modules === null
       ? t('app.modules_panel.the_summary_shows_the_default_2', 'The summary shows the default tiles again.')
       : modules.length
-        ? t('app.modules_panel.saved_the_summary_shows_in', 'Saved: the summary shows {length} in the order chosen.', { length: plural(modules.length, 'tile') })
+        ? t('app.modules_panel.saved_the_summary_shows_in', 'Saved: the summary shows {length} in the order chosen.', { length: tn('app.modules_panel.count.tiles', modules.length, '{n} tile', '{n} tiles') })
         : t('app.modules_panel.saved_the_summary_shows_no', 'Saved: the summary shows no tiles. Choose tiles to show some again.');
     this.close();
     await this.onSaved(message);

@@ -3,8 +3,8 @@
 // remembers the current person (POST /patients/current).
 
 import { clear, h } from './dom.js';
-import { age, formatDate, genderWord, plural } from './format.js';
-import { later, t } from './strings.js';
+import { age, formatDate, genderWord } from './format.js';
+import { later, t, tn } from './strings.js';
 
 /** PATCH /patients/{id} takes one of these (or null). */
 export const RELATIONSHIPS = [
@@ -54,7 +54,8 @@ export function groupPeople(patients) {
 
 export function personLine(patient) {
   const years = age(patient.birthdate);
-  const name = `${patient.name || 'Unnamed'}${years != null ? `, ${years} years` : ''}`;
+  const unnamed = patient.name || t('app.patients.unnamed', 'Unnamed');
+  const name = years != null ? tn('app.patients.count.name_years', years, '{name}, {n} year', '{name}, {n} years', { name: unnamed }) : unnamed;
   const relationship = relationshipWord(patient.relationship);
   return relationship ? `${name} · ${relationship}` : name;
 }
@@ -65,10 +66,10 @@ export function personMeta(patient) {
   return [
     relationshipWord(patient.relationship),
     genderWord(patient.gender),
-    years != null ? t('app.patients.years_old_born', '{years} years old (born {birthdate})', { years, birthdate: formatDate(patient.birthdate) }) : null,
-    patient.entries != null ? plural(patient.entries, t('app.patients.record_entry', 'record entry'), t('app.patients.record_entries', 'record entries')) : null,
-    patient.linked > 1 ? t('app.patients.linked_records', '{linked} linked records', { linked: patient.linked }) : null,
-    sources.length ? t('app.patients.from', 'from {source_word}', { source_word: sources.map(sourceWord).join(' and ') }) : null,
+    years != null ? tn('app.patients.count.years_old_born', years, '{n} year old (born {birthdate})', '{n} years old (born {birthdate})', { birthdate: formatDate(patient.birthdate) }) : null,
+    patient.entries != null ? tn('app.patients.count.record_entries', patient.entries, '{n} record entry', '{n} record entries') : null,
+    patient.linked > 1 ? tn('app.patients.count.linked_records', patient.linked, '{n} linked record', '{n} linked records') : null,
+    sources.length ? t('app.patients.from', 'from {source_word}', { source_word: sources.map(sourceWord).join(t('app.patients.and', ' and ')) }) : null,
   ].filter(Boolean).join(' · ');
 }
 

@@ -6,10 +6,10 @@
 
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { formatDate, formatDateTime, plural } from './format.js';
+import { formatDate, formatDateTime } from './format.js';
 import { RELATIONSHIPS, relationshipWord, sourceWord } from './patients.js';
 import { MEDICATION_FIELDS } from './annotations.js';
-import { later, t } from './strings.js';
+import { later, t, tn } from './strings.js';
 
 const RELATIONSHIP_CHOICES = [['', later('app.people.not_set', 'Not set')], ...RELATIONSHIPS.map(([value, word]) => [value, value === 'me' ? later('app.people.me_this_is_you', 'Me (this is you)') : word])];
 
@@ -98,8 +98,8 @@ export class PeoplePanel {
       person.id === this.current() ? h('span', { class: 'badge busy' }, t('app.people.shown_now', 'Shown now')) : null);
     const facts = [
       patient.birthdate != null ? t('app.people.born', 'born {birthdate}', { birthdate: formatDate(patient.birthdate) }) : null,
-      plural(patient.entries || 0, t('app.people.record_entry', 'record entry'), t('app.people.record_entries', 'record entries')),
-      members.length > 1 ? t('app.people.linked_records', '{length} linked records', { length: members.length }) : t('app.people.from', 'from {value}', { value: sourceWord(patient.source) || 'an unknown source' }),
+      tn('app.people.count.record_entries', patient.entries || 0, '{n} record entry', '{n} record entries'),
+      members.length > 1 ? tn('app.people.count.linked_records', members.length, '{n} linked record', '{n} linked records') : t('app.people.from', 'from {value}', { value: sourceWord(patient.source) || t('app.people.an_unknown_source', 'an unknown source') }),
     ].filter(Boolean).join(' · ');
     card.append(head, h('p', { class: 'muted small' },
       t('app.people.in_the_record', 'In the record: “{source_name}”', { source_name: patient.source_name || name }), ' · ', facts));
@@ -126,7 +126,7 @@ export class PeoplePanel {
       event.preventDefault();
       const display = nameInput.value.trim();
       this.run(person, 'save', () => this.api.updatePatient(person.id, { display_name: display || null, relationship: relation.value || null }),
-        () => t('app.people.saved', 'Saved. {value}{value2}.', { value: display ? `Shown as “${display}”` : `Shown as “${patient.source_name || name}”, the name in the record`, value2: relation.value ? `, ${relationshipWord(relation.value).toLowerCase()}` : '' }));
+        () => t('app.people.saved', 'Saved. {value}{value2}.', { value: display ? t('app.people.shown_as', 'Shown as “{name}”', { name: display }) : t('app.people.shown_as_the_name_in_the_record', 'Shown as “{name}”, the name in the record', { name: patient.source_name || name }), value2: relation.value ? `, ${relationshipWord(relation.value).toLowerCase()}` : '' }));
     });
     card.append(form);
     if (this.cardNote?.person === person.id) {
@@ -138,14 +138,14 @@ export class PeoplePanel {
     if (members.length > 1) {
       const rows = members.map((member) => h('li', null,
         h('span', null, member.source_name || member.name || t('app.people.unnamed', 'Unnamed'), h('span', { class: 'muted small' },
-          t('app.people.from_2', ' · from {value} · {entries}', { value: sourceWord(member.source) || 'an unknown source', entries: plural(member.entries || 0, 'entry', 'entries') }))),
+          t('app.people.from_2', ' · from {value} · {entries}', { value: sourceWord(member.source) || t('app.people.an_unknown_source', 'an unknown source'), entries: tn('app.people.count.entries', member.entries || 0, '{n} entry', '{n} entries') }))),
         member.id === person.id
           ? h('span', { class: 'muted small' }, t('app.people.main_record', 'main record'))
           : h('button', {
             type: 'button', class: 'button small', 'data-action': 'unlink', 'data-patient': member.id,
             onclick: () => this.run(person, 'unlink', () => this.api.unlink(person.id, member.id),
               () => t('app.people.unlinked_is_a_person_of', 'Unlinked: {source_name} is a person of their own again.', { source_name: member.source_name || member.name }), true),
-          }, t('app.people.unlink', 'Unlink'), hidden(` ${member.source_name || member.name} (${plural(member.entries || 0, 'entry', 'entries')})`))));
+          }, t('app.people.unlink', 'Unlink'), hidden(` ${member.source_name || member.name} (${tn('app.people.count.entries', member.entries || 0, '{n} entry', '{n} entries')})`))));
       card.append(h('div', { class: 'person-links' }, h('h4', null, t('app.people.linked_records_2', 'Linked records')),
         h('p', { class: 'muted small' }, t('app.people.shown_as_one_person_each', 'Shown as one person: each fact once, with the sources that hold it.')),
         h('ul', { class: 'plain-list' }, rows)));
@@ -180,7 +180,8 @@ export class PeoplePanel {
     const { patient, members } = person;
     const name = patient.name || t('app.people.this_person', 'this person');
     const alias = patient.source_name && patient.source_name !== name ? t('app.people.in_the_record_2', ' (“{source_name}” in the record)', { source_name: patient.source_name }) : '';
-    const what = `${plural(patient.entries || 0, 'record entry', 'record entries')}${members.length > 1 ? ` in ${members.length} linked records` : ''}`;
+    const entries = tn('app.people.count.record_entries', patient.entries || 0, '{n} record entry', '{n} record entries');
+    const what = members.length > 1 ? t('app.people.entries_in_linked_records', '{entries} in {linked}', { entries, linked: tn('app.people.count.linked_records', members.length, '{n} linked record', '{n} linked records') }) : entries;
     const box = h('div', { id: `${id}-confirm`, class: 'confirm', role: 'group', 'aria-labelledby': `${id}-confirm-text`, hidden: true },
       h('p', { id: `${id}-confirm-text` },
         h('strong', null, t('app.people.remove_2', 'Remove {name}{alias}?', { name, alias })),
@@ -252,7 +253,10 @@ export class PeoplePanel {
           if (member.order !== order) await this.api.updatePatient(member.id, { order });
         }
       }
-    }, () => t('app.people.moved_number_of', 'Moved {name} {value}: number {value2} of {length}.', { name: moved.patient.name || 'this person', value: delta < 0 ? 'up' : 'down', value2: index + delta + 1, length: people.length }));
+    }, () => {
+      const values = { name: moved.patient.name || t('app.people.this_person', 'this person'), place: index + delta + 1, length: people.length };
+      return delta < 0 ? t('app.people.moved_up', 'Moved {name} up: number {place} of {length}.', values) : t('app.people.moved_down', 'Moved {name} down: number {place} of {length}.', values);
+    });
   }
 
   /** Link suggestions (links.json) and notes on removed entries (annotations.json), for everyone. */
@@ -299,11 +303,11 @@ export class PeoplePanel {
       const other = suggestion.name || t('app.people.unnamed', 'Unnamed');
       const facts = [
         suggestion.birthdate != null ? t('app.people.born', 'born {birthdate}', { birthdate: formatDate(suggestion.birthdate) }) : null,
-        suggestion.entries != null ? plural(suggestion.entries, 'entry', 'entries') : null,
+        suggestion.entries != null ? tn('app.people.count.entries', suggestion.entries, '{n} entry', '{n} entries') : null,
         suggestion.source ? t('app.people.from_3', 'from {source}', { source: sourceWord(suggestion.source) }) : null,
       ].filter(Boolean).join(', ');
       list.append(h('li', { class: 'suggestion', 'data-patient': suggestion.id },
-        h('p', null, h('strong', null, other), facts ? ` (${facts})` : '', t('app.people.may_be', ' may be {name}: {reason}.', { name, reason: suggestion.reason || 'they look alike' })),
+        h('p', null, h('strong', null, other), facts ? ` (${facts})` : '', t('app.people.may_be', ' may be {name}: {reason}.', { name, reason: suggestion.reason || t('app.people.they_look_alike', 'they look alike') })),
         h('button', {
           type: 'button', class: 'button small', 'data-action': 'link',
           onclick: () => this.run(person, 'link', () => this.api.link(person.id, suggestion.id),

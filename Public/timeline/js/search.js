@@ -8,12 +8,12 @@
 
 import { h, $, $$, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { formatDate, plural } from './format.js';
+import { formatDate } from './format.js';
 import { LANES, POST_LANE, VITAL_LANE } from './lane-layout.js';
 import { SUMMARY, endingAt } from './window-nav.js';
 import { describePost } from './posts.js';
 import { readingItem } from './readings.js';
-import { later, t } from './strings.js';
+import { later, t, tn } from './strings.js';
 
 const PAGE = 20;
 
@@ -26,7 +26,7 @@ export function resultType(result) {
   if (result.kind === 'section') return { text: t('app.search.document_section', 'document section'), colour: 'document' };
   if (result.type === 'vital_sign') return { text: t('app.search.vital_sign', 'vital sign'), colour: 'vital_sign' };
   const lane = LANES.find((l) => l.type === result.type);
-  return { text: lane ? String(lane.one) : String(result.type || 'entry').replace(/_/g, ' '), colour: lane ? lane.type : 'other' };
+  return { text: lane ? String(lane.one) : String(result.type || t('app.search.entry', 'entry')).replace(/_/g, ' '), colour: lane ? lane.type : 'other' };
 }
 
 /** A snippet's parts as nodes: plain text as text, each match in a <mark> (its text set as text). */
@@ -195,7 +195,7 @@ export class SearchPanel {
       this.status.append(h('span', { class: 'search-hint muted' },
         t('app.search.words_of_3_letters_or', ' Words of 3 letters or more also find longer words (potas finds potassium); put a phrase in quotes.')));
     } else {
-      this.say(t('app.search.for', '{total} for {query}', { total: plural(total, 'result'), query: this.query }));
+      this.say(t('app.search.for', '{total} for {query}', { total: tn('app.search.count.results', total, '{n} result', '{n} results'), query: this.query }));
     }
     this.shown.textContent = total > this.count ? t('app.search.showing_of', 'Showing {count} of {total}.', { count: this.count.toLocaleString(), total: total.toLocaleString() }) : '';
     this.moreButton.hidden = this.cursor == null;

@@ -9,10 +9,10 @@
 // Everything here comes from the record or the daemon: it goes into the page as text, never as HTML.
 
 import { h, clear } from './dom.js';
-import { formatDate, formatDateTime, formatNumber, genderWord, plural, prettyUnit } from './format.js';
+import { formatDate, formatDateTime, formatNumber, genderWord, prettyUnit } from './format.js';
 import { ChartGrid, sparkline } from './vitals-chart.js';
 import { KINDS, readingForm, unitWord, youTag } from './readings.js';
-import { later, t } from './strings.js';
+import { later, t, tn } from './strings.js';
 
 // ---- Words for the daemon's categories and ranges ----
 
@@ -76,8 +76,8 @@ const TRENDS = { up: ['↑', later('app.summary.going_up', 'going up')], down: [
 export function ageWords(age) {
   if (age == null || !Number.isFinite(Number(age))) return null;
   const years = Number(age);
-  if (years < 2) return plural(Math.max(0, Math.floor(years * 12)), 'month');
-  return plural(Math.floor(years), 'year');
+  if (years < 2) return tn('app.summary.count.months', Math.max(0, Math.floor(years * 12)), '{n} month', '{n} months');
+  return tn('app.summary.count.years', Math.floor(years), '{n} year', '{n} years');
 }
 
 const pressureText = (r) => `${formatNumber(r.systolic)}/${formatNumber(r.diastolic)}`;
@@ -270,7 +270,7 @@ const TILES = {
     return {
       body: cappedList('vaccines', vaccines, (v) => h('li', null,
         h('span', { class: 'item-name', text: v.name || t('app.summary.not_named_in_the_record', 'Not named in the record') }),
-        h('span', { class: 'item-meta muted small' }, [v.last_date != null ? t('app.summary.last', 'last {last_date}', { last_date: formatDate(v.last_date) }) : null, v.doses ? plural(v.doses, 'dose') : null].filter(Boolean).join(' · ')))),
+        h('span', { class: 'item-meta muted small' }, [v.last_date != null ? t('app.summary.last', 'last {last_date}', { last_date: formatDate(v.last_date) }) : null, v.doses ? tn('app.summary.count.doses', v.doses, '{n} dose', '{n} doses') : null].filter(Boolean).join(' · ')))),
     };
   },
 
@@ -280,7 +280,12 @@ const TILES = {
       const values = (level.values || []).map((v) => v.value);
       const dates = (level.values || []).map((v) => v.date);
       const [arrow, trendWords] = TRENDS[level.trend] || ['', level.trend || ''];
-      const label = t('app.summary.0_10_over_latest', '{name} (0–10) over {length}{value}: {value2}. Latest {latest}{value3}.', { name, length: plural(values.length, 'post'), value: values.length ? ` from ${formatDate(Math.min(...dates))} to ${formatDate(Math.max(...dates))}` : '', value2: values.join(', '), latest: level.latest, value3: trendWords ? `, ${trendWords}` : '' });
+      const label = t('app.summary.0_10_over_latest', '{name} (0–10) over {length}{value}: {value2}. Latest {latest}{value3}.', {
+        name,
+        length: tn('app.summary.count.posts', values.length, '{n} post', '{n} posts'),
+        value: values.length ? t('app.summary.from_to', ' from {first} to {last}', { first: formatDate(Math.min(...dates)), last: formatDate(Math.max(...dates)) }) : '',
+        value2: values.join(', '), latest: level.latest, value3: trendWords ? `, ${trendWords}` : '',
+      });
       return h('div', { class: 'level-row', 'data-level': key },
         h('span', { class: 'level-name' }, name, h('span', { class: 'visually-hidden' }, ` (${scale})`)),
         sparkline(values, dates, { label, range: [0, 10] }),
@@ -315,7 +320,7 @@ export function genericView(value, key = '', depth = 0) {
   }
   if (typeof value === 'number' && /(^|_)(date|since|at|time)$/.test(key) && value > 100000000) return document.createTextNode(formatDate(value));
   if (typeof value === 'number') return document.createTextNode(formatNumber(value));
-  if (typeof value === 'boolean') return document.createTextNode(value ? 'yes' : 'no');
+  if (typeof value === 'boolean') return document.createTextNode(value ? t('app.summary.yes', 'yes') : t('app.summary.no', 'no'));
   return document.createTextNode(String(value));
 }
 
@@ -507,7 +512,7 @@ export function fillPrintSheet(sheet, data, person) {
     const list = medications.active || [];
     root.append(section(t('app.summary.current_medications', 'Current medications'), list.length
       ? table(t('app.summary.current_medications', 'Current medications'), [t('app.summary.medication', 'Medication'), t('app.summary.since_2', 'Since'), t('app.summary.dose_2', 'Dose'), t('app.summary.directions', 'Directions')], list.map((m) => [
-        named(`${m.description || 'Not named'}${m.self_reported ? ' (added by the person)' : ''}`, m.note), m.since != null ? formatDate(m.since) : '—', m.dose || '—', m.directions || '—']))
+        named(`${m.description || t('app.summary.not_named', 'Not named')}${m.self_reported ? t('app.summary.added_by_the_person', ' (added by the person)') : ''}`, m.note), m.since != null ? formatDate(m.since) : '—', m.dose || '—', m.directions || '—']))
       : h('p', null, t('app.summary.no_current_medications_in_the', 'No current medications in the record.'))));
   }
 
@@ -518,7 +523,7 @@ export function fillPrintSheet(sheet, data, person) {
     const recent = (pressure?.readings || []).slice(-8);
     if (recent.length > 1) {
       measured.append(h('p', { class: 'print-note' }, h('strong', null, t('app.summary.recent_blood_pressure_readings', 'Recent blood pressure readings: ')),
-        recent.map((r) => `${pressureText(r)} on ${formatDate(r.date)}${r.self_reported ? ' (self-reported)' : ''}`).join('; '), '.'));
+        recent.map((r) => t('app.summary.reading_on', '{reading} on {date}', { reading: pressureText(r), date: formatDate(r.date) }) + self(r.self_reported)).join('; '), '.'));
     }
     measured.append(h('p', { class: 'print-note muted' }, t('app.summary.values_marked_self_reported_were', 'Values marked “self-reported” were measured by the person at home; the others come from clinics’ records. '),
       t('app.summary.interpretations_blood_pressure_by_the', 'Interpretations: blood pressure by the 2017 ACC/AHA guideline, BMI by the CDC, glucose and HbA1c by the ADA Standards of Care, cholesterol by NCEP ATP III.')));
@@ -554,8 +559,8 @@ function measurementRows(data) {
     const latest = weight.latest;
     const weights = weight.weights || [];
     const mine = weights.length && weights[weights.length - 1].self_reported;
-    if (latest.weight != null) rows.push(['Weight', `${formatNumber(latest.weight)} kg${self(mine)}`, formatDate(latest.date), '']);
-    if (latest.height != null) rows.push(['Height', `${formatNumber(latest.height)} cm`, formatDate(latest.date), '']);
+    if (latest.weight != null) rows.push([t('app.summary.weight', 'Weight'), `${formatNumber(latest.weight)} kg${self(mine)}`, formatDate(latest.date), '']);
+    if (latest.height != null) rows.push([t('app.summary.height', 'Height'), `${formatNumber(latest.height)} cm`, formatDate(latest.date), '']);
     if (latest.bmi != null) {
       const judged = [weight.percentile != null ? t('app.summary.bmi_for_age_percentile', 'BMI-for-age percentile {percentile}', { percentile: formatNumber(weight.percentile) }) : null, categoryWord(weight.category)].filter(Boolean).join(': ');
       rows.push(['BMI', `${formatNumber(latest.bmi)} kg/m²`, formatDate(latest.date), judged]);
@@ -564,7 +569,7 @@ function measurementRows(data) {
   const sugar = byId(data, 'blood-sugar')?.tile;
   if (sugar?.glucose) {
     const g = sugar.glucose;
-    rows.push([`Glucose${g.context ? `, ${GLUCOSE_CONTEXT_WORDS[g.context] || g.context}` : ''}`, `${withUnit(g.value, g.unit)}${self(g.self_reported)}`, formatDate(g.date), g.range === 'normal' ? t('app.summary.normal_range', 'Normal range') : categoryWord(g.range)]);
+    rows.push([g.context ? t('app.summary.glucose_context', 'Glucose, {context}', { context: GLUCOSE_CONTEXT_WORDS[g.context] || g.context }) : t('app.summary.glucose', 'Glucose'), `${withUnit(g.value, g.unit)}${self(g.self_reported)}`, formatDate(g.date), g.range === 'normal' ? t('app.summary.normal_range', 'Normal range') : categoryWord(g.range)]);
   }
   if (sugar?.hba1c) rows.push([t('app.summary.hba1c', 'HbA1c'), withUnit(sugar.hba1c.value, sugar.hba1c.unit), formatDate(sugar.hba1c.date), categoryWord(sugar.hba1c.range)]);
   const lipids = byId(data, 'cholesterol')?.tile;

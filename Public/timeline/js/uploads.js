@@ -8,7 +8,7 @@ import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { plural } from './format.js';
 import { LANES } from './lane-layout.js';
-import { later, t } from './strings.js';
+import { later, t, tn } from './strings.js';
 
 /** The daemon's cap on one upload. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -254,7 +254,7 @@ export class UploadPanel {
         const job = upload.job || {};
         const total = job.progress_total || 0;
         const label = job.state === 'queued' ? t('app.uploads.waiting_for_another_import_to', 'Waiting for another import to finish…')
-          : total ? t('app.uploads.importing_of', 'Importing: {value} of {total}', { value: (job.progress_done || 0).toLocaleString(), total: plural(total, 'record') }) : t('app.uploads.importing', 'Importing…');
+          : total ? t('app.uploads.importing_of', 'Importing: {value} of {total}', { value: (job.progress_done || 0).toLocaleString(), total: tn('app.uploads.count.records', total, '{n} record', '{n} records') }) : t('app.uploads.importing', 'Importing…');
         const bar = h('progress', { max: String(Math.max(total, 1)), 'aria-label': `${file.name}: ${label}` });
         if (total) bar.value = job.progress_done || 0;
         el.append(h('p', { class: 'small' }, label), bar);
@@ -274,7 +274,7 @@ export class UploadPanel {
     const report = upload.report;
     const box = h('div', { class: 'upload-report' });
     for (const file of report.files || []) {
-      const facts = [formatName(file.format, file.shape), file.resources != null ? plural(file.resources, 'resource') : null].filter(Boolean);
+      const facts = [formatName(file.format, file.shape), file.resources != null ? tn('app.uploads.count.resources', file.resources, '{n} resource', '{n} resources') : null].filter(Boolean);
       if (facts.length) box.append(h('p', { class: 'muted small' }, `${report.files.length > 1 ? `${file.name}: ` : ''}${facts.join(' · ')}`));
       if (file.error) box.append(h('p', { class: 'error-text small' }, `${file.name}: ${file.error}`));
     }
@@ -310,7 +310,7 @@ export class UploadPanel {
 
     const body = h('div', { class: 'upload-patient-body' });
     const known = patient.id ? this.patientName(patient.id) : null;
-    if (known != null && known !== patient.name) body.append(h('p', { class: 'muted small' }, t('app.uploads.added_to_s_record', 'Added to {known}’s record.', { known: known || 'an unnamed person' })));
+    if (known != null && known !== patient.name) body.append(h('p', { class: 'muted small' }, t('app.uploads.added_to_s_record', 'Added to {known}’s record.', { known: known || t('app.uploads.an_unnamed_person', 'an unnamed person') })));
     const warnings = patient.warnings || [];
     const saysReference = warnings.some((w) => problemText(w).includes(patient.reference));
     if (!patient.name && patient.reference && !saysReference) body.append(h('p', { class: 'muted small' }, t('app.uploads.known_in_the_file_as', 'Known in the file as {reference}.', { reference: patient.reference })));
@@ -333,7 +333,7 @@ export class UploadPanel {
     const kept = countsText(patient.kept);
     if (kept) body.append(h('p', { class: 'small' }, h('span', { class: 'label' }, t('app.uploads.kept_not_shown', 'Kept, not shown: ')), kept, '.'));
     if (patient.entered_in_error) {
-      body.append(h('p', { class: 'small' }, t('app.uploads.left_out_marked_entered_in', 'Left out: {entered_in_error} marked “entered in error”.', { entered_in_error: plural(patient.entered_in_error, 'entry', 'entries') })));
+      body.append(h('p', { class: 'small' }, t('app.uploads.left_out_marked_entered_in', 'Left out: {entered_in_error} marked “entered in error”.', { entered_in_error: tn('app.uploads.count.entries', patient.entered_in_error, '{n} entry', '{n} entries') })));
     }
     if (warnings.length) body.append(h('ul', { class: 'notes warn-text small', 'aria-label': t('app.uploads.warnings', 'Warnings') }, warnings.map((w) => h('li', null, problemText(w)))));
     if (patient.error) body.append(h('p', { class: 'error-text small' }, h('strong', null, t('app.uploads.not_imported_3', 'Not imported: ')), patient.error));
@@ -373,26 +373,26 @@ function changedSomething(upload) {
 
 /** One line for a finished file: who is new or updated, and what happened to the entries. */
 function summary(upload) {
-  const t = upload.report?.totals;
-  if (!t) {
+  const totals = upload.report?.totals;
+  if (!totals) {
     const p = upload.job?.patients || {};
     const e = upload.job?.entries || {};
     return joined([
-      p.added ? plural(p.added, t('app.uploads.new_person', 'new person'), t('app.uploads.new_people', 'new people')) : null,
-      p.updated ? t('app.uploads.updated', '{updated} updated', { updated: plural(p.updated, 'person', 'people') }) : null,
-      e.added ? t('app.uploads.added', '{added} added', { added: plural(e.added, 'entry', 'entries') }) : null,
+      p.added ? tn('app.uploads.count.new_people', p.added, '{n} new person', '{n} new people') : null,
+      p.updated ? tn('app.uploads.count.people_updated', p.updated, '{n} person updated', '{n} people updated') : null,
+      e.added ? tn('app.uploads.count.entries_added', e.added, '{n} entry added', '{n} entries added') : null,
       e.updated ? t('app.uploads.updated', '{updated} updated', { updated: e.updated.toLocaleString() }) : null,
       e.removed ? t('app.uploads.removed', '{removed} removed', { removed: e.removed.toLocaleString() }) : null,
-      p.failed ? t('app.uploads.not_imported_4', '{failed} not imported', { failed: plural(p.failed, 'person', 'people') }) : null,
+      p.failed ? tn('app.uploads.count.people_not_imported', p.failed, '{n} person not imported', '{n} people not imported') : null,
     ], t('app.uploads.nothing_new', 'Nothing new.'));
   }
   const people = [
-    t.patients_added ? plural(t.patients_added, t('app.uploads.new_person', 'new person'), t('app.uploads.new_people', 'new people')) : null,
-    t.patients_updated ? t('app.uploads.updated_2', '{patients_updated} updated', { patients_updated: plural(t.patients_updated, 'person', 'people') }) : null,
-    t.patients_unchanged && !t.patients_added && !t.patients_updated ? t('app.uploads.unchanged', '{patients_unchanged} unchanged', { patients_unchanged: plural(t.patients_unchanged, 'person', 'people') }) : null,
-    t.patients_failed ? t('app.uploads.not_imported_5', '{patients_failed} not imported', { patients_failed: plural(t.patients_failed, 'person', 'people') }) : null,
+    totals.patients_added ? tn('app.uploads.count.new_people', totals.patients_added, '{n} new person', '{n} new people') : null,
+    totals.patients_updated ? tn('app.uploads.count.people_updated', totals.patients_updated, '{n} person updated', '{n} people updated') : null,
+    totals.patients_unchanged && !totals.patients_added && !totals.patients_updated ? tn('app.uploads.count.people_unchanged', totals.patients_unchanged, '{n} person unchanged', '{n} people unchanged') : null,
+    totals.patients_failed ? tn('app.uploads.count.people_not_imported', totals.patients_failed, '{n} person not imported', '{n} people not imported') : null,
   ];
-  const entries = entriesLine({ added: t.entries_added, updated: t.entries_updated, unchanged: t.entries_unchanged, removed: t.entries_removed });
+  const entries = entriesLine({ added: totals.entries_added, updated: totals.entries_updated, unchanged: totals.entries_unchanged, removed: totals.entries_removed });
   return joined([...people, entries], t('app.uploads.nothing_new', 'Nothing new.'));
 }
 
@@ -406,7 +406,12 @@ function entriesLine(c) {
   ].filter(Boolean);
   if (!parts.length) return t('app.uploads.no_entries', 'no entries');
   const total = (c.added || 0) + (c.updated || 0) + (c.unchanged || 0) + (c.removed || 0);
-  if (parts.length === 1) return `${plural(total, 'entry', 'entries')} ${parts[0].replace(/^[\d,.\s]+/, '')}`;
+  if (parts.length === 1) {
+    if (c.added) return tn('app.uploads.count.entries_added', total, '{n} entry added', '{n} entries added');
+    if (c.updated) return tn('app.uploads.count.entries_updated', total, '{n} entry updated', '{n} entries updated');
+    if (c.unchanged) return tn('app.uploads.count.entries_unchanged', total, '{n} entry unchanged', '{n} entries unchanged');
+    return tn('app.uploads.count.entries_removed', total, '{n} entry removed', '{n} entries removed');
+  }
   return t('app.uploads.entries_2', 'entries: {value}', { value: parts.join(', ') });
 }
 

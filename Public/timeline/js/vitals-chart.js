@@ -6,9 +6,9 @@
 // sparklines for the levels of How you feel. What is charted and where it goes is chart-model.js.
 
 import { h, s, clear, debounce } from './dom.js';
-import { formatDate, formatDateTime, formatNumber, formatTime, prettyUnit, plural } from './format.js';
+import { formatDate, formatDateTime, formatNumber, formatTime, prettyUnit } from './format.js';
 import { CHART_HEIGHT as HEIGHT, CHART_PAD as PAD, chartScale, diamondPath, sparkScale } from './chart-model.js';
-import { t } from './strings.js';
+import { t, tn } from './strings.js';
 
 export class ChartGrid {
   constructor(root) {
@@ -89,8 +89,8 @@ function fillChart(card, spec) {
   }).join('; ');
   let mineText = '';
   if (mineCount && mineCount === count) mineText = count === 1 ? t('app.vitals_chart.it_is_your_own_reading', ' It is your own reading.') : t('app.vitals_chart.all_are_your_own_readings', ' All are your own readings.');
-  else if (mineCount) mineText = t('app.vitals_chart.of_them', ' {mine_count} of them {value}.', { mine_count: mineCount.toLocaleString(), value: mineCount === 1 ? 'is your own reading' : 'are your own readings' });
-  const label = t('app.vitals_chart.from_to_latest_on', '{title}: {count} from {t0} to {t1}, {summary}{value}. Latest {latest_text}{value} on {latest_date}.{mine_text}', { title: spec.title, count: plural(count, 'reading'), t0: formatDate(t0), t1: formatDate(t1), summary, value: unit ? ' ' + unit : '', latest_text: latestText, latest_date: formatDate(latestDate), mine_text: mineText });
+  else if (mineCount) mineText = t('app.vitals_chart.of_them', ' {mine_count} of them {value}.', { mine_count: mineCount.toLocaleString(), value: mineCount === 1 ? t('app.vitals_chart.is_your_own_reading', 'is your own reading') : t('app.vitals_chart.are_your_own_readings', 'are your own readings') });
+  const label = t('app.vitals_chart.from_to_latest_on', '{title}: {count} from {t0} to {t1}, {summary}{value}. Latest {latest_text}{value} on {latest_date}.{mine_text}', { title: spec.title, count: tn('app.vitals_chart.count.readings', count, '{n} reading', '{n} readings'), t0: formatDate(t0), t1: formatDate(t1), summary, value: unit ? ' ' + unit : '', latest_text: latestText, latest_date: formatDate(latestDate), mine_text: mineText });
 
   const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
   // Guides at the lowest and highest values, labelled on the right.
@@ -119,7 +119,7 @@ function fillChart(card, spec) {
       const last = i === series.values.length - 1;
       const mine = Boolean(series.mine?.[i]);
       if (many && !last && !mine) return;
-      const title = s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}${mine ? ' (your own reading)' : ''}` });
+      const title = s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}${mine ? t('app.vitals_chart.your_own_reading_suffix', ' (your own reading)') : ''}` });
       const cx = x(series.dates[i]);
       const cy = y(v);
       if (mine) {
