@@ -184,6 +184,9 @@ onStringsChange(() => {
   libraryBanner.draw();
   if (state.signedIn) {
     retitle();
+    // The dialogs open now, the people's list and the lines drawn from what was read last: again.
+    picker.render(state.people, state.patientId);
+    for (const panel of [details, people, documents, modules, uploads, imports, backups]) panel.redraw();
     // The view the modules drew, again in the new language, from what it was drawn from (nothing is asked again).
     if (state.window.view === SUMMARY) {
       if (state.summary) renderSummary(state.summary, state.summaryEverything || state.summary);

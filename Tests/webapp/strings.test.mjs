@@ -87,3 +87,26 @@ test('a count chooses its text by the plural rule of the language: English 1 and
   assert.equal(tn('app.x.of', 2, '{n} of {who}', '{n} of {who}s', { who: 'x' }), '2 de xs');
   setStrings({}, 'en');
 });
+
+test("a text the code shows over an element's own (Sync now's Starting…) stays through a change of language", async () => {
+  const { showKey, translate } = await import('../../Public/timeline/js/strings.js');
+  const attrs = new Map();
+  const button = {
+    textContent: 'Sync now', dataset: { t: 'app.html.sync_now' },
+    getAttribute: (name) => (attrs.has(name) ? attrs.get(name) : null), setAttribute: (name, value) => attrs.set(name, String(value)), removeAttribute: (name) => attrs.delete(name),
+  };
+  const root = { querySelectorAll: () => [button] };
+  globalThis.document ??= { documentElement: { lang: 'en' } };
+  setStrings({}, 'en');
+  translate(root);
+  showKey(button, 'app.imports.starting', 'Starting…');
+  assert.equal(button.textContent, 'Starting…');
+  setStrings({ 'app.imports.starting': 'Démarrage…', 'app.html.sync_now': 'Synchroniser' }, 'fr');
+  translate(root);
+  assert.equal(button.textContent, 'Démarrage…', 'the text shown, in the new language');
+  showKey(button);
+  assert.equal(button.textContent, 'Synchroniser', "the element's own text again, in the language of the moment");
+  setStrings({}, 'en');
+  translate(root);
+  assert.equal(button.textContent, 'Sync now');
+});

@@ -102,8 +102,11 @@ export class BackupsPanel {
       shown: $('#activity-shown'),
       older: $('#activity-older'),
     };
-    this.ui.action.append(...ACTIONS.map(([value, word]) => h('option', { value }, word)));
+    this.ui.action.append(...ACTIONS.map(([value]) => h('option', { value })));
+    this.nameActions();
     this.backupSeq = 0;
+    this.data = null; // the last /backups.json read
+    this.events = []; // the activity listed
     this.auditSeq = 0;
     this.cursor = null;
     this.count = 0; // events listed
@@ -113,6 +116,24 @@ export class BackupsPanel {
     this.ui.action.addEventListener('change', () => this.loadActivity());
     this.ui.older.addEventListener('click', () => this.older());
     this.modal = new Dialog(dialog, { fallback: () => this.button });
+  }
+
+  /** The activity filter's choices in the table's language (made before any table is loaded). */
+  nameActions() {
+    for (const option of this.ui.action.options) {
+      const word = ACTION_WORDS[option.value];
+      if (word) option.textContent = String(word);
+    }
+  }
+
+  /** The line beside the button, and the panel when open, drawn again in the table's language. */
+  redraw() {
+    this.nameActions();
+    if (this.data) this.renderSummary(this.data);
+    if (!this.dialog.open) return;
+    if (this.data) this.renderBackups(this.data);
+    clear(this.ui.rows).append(...this.events.map((event) => this.row(event)));
+    this.sayCount();
   }
 
   /** Signed in: the line beside the button says how the backups stand. */
@@ -131,6 +152,8 @@ export class BackupsPanel {
     this.backupSeq += 1;
     this.auditSeq += 1;
     this.close();
+    this.data = null;
+    this.events = [];
     this.summary.textContent = '';
     this.summary.classList.remove('warn-text');
     clear(this.ui.info);
@@ -177,6 +200,7 @@ export class BackupsPanel {
   }
 
   renderSummary(data) {
+    this.data = data;
     const last = data?.last;
     const good = data?.last_good;
     let text;
@@ -286,6 +310,7 @@ export class BackupsPanel {
     const seq = ++this.auditSeq;
     this.cursor = null;
     this.count = 0;
+    this.events = [];
     clear(this.ui.rows);
     this.ui.foot.hidden = true;
     this.say(t('app.backups.loading', 'Loading…'));
@@ -328,16 +353,23 @@ export class BackupsPanel {
     this.ui.table.removeAttribute('aria-busy');
     const events = page?.events || [];
     for (const event of events) this.ui.rows.append(this.row(event));
+    this.events.push(...events);
     this.count += events.length;
     this.cursor = page?.next_cursor ?? null;
-    const what = action ? `${actionWord(action).toLowerCase()} ` : '';
+    this.sayCount();
+  }
+
+  /** How many events are listed, and whether older ones follow. */
+  sayCount() {
+    const action = this.ui.action.value;
+    const what = action ? actionWord(action).toLowerCase() : '';
     if (this.count === 0) {
-      this.say(action ? t('app.backups.no_events_in_the_trail', 'No {what}events in the trail.', { what }) : t('app.backups.nothing_in_the_trail_yet', 'Nothing in the trail yet.'));
+      this.say(action ? t('app.backups.no_action_events_in_the_trail', 'No {what} events in the trail.', { what }) : t('app.backups.nothing_in_the_trail_yet', 'Nothing in the trail yet.'));
     } else {
       this.say('');
     }
     this.ui.shown.textContent = this.count ? t('app.backups.shown', '{count} shown{value}.', {
-      count: action ? tn('app.backups.count.action_events', this.count, '{n} {what} event', '{n} {what} events', { what: actionWord(action).toLowerCase() }) : tn('app.backups.count.events', this.count, '{n} event', '{n} events'),
+      count: action ? tn('app.backups.count.action_events', this.count, '{n} {what} event', '{n} {what} events', { what }) : tn('app.backups.count.events', this.count, '{n} event', '{n} events'),
       value: this.cursor != null ? t('app.backups.older_ones_follow', '; older ones follow') : '',
     }) : '';
     this.ui.older.hidden = this.cursor == null;

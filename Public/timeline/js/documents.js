@@ -63,6 +63,15 @@ export class DocumentsPanel {
   }
 
   /** Forgets everything (signed out, locked). */
+  /** The panel, open, drawn again in the table's language (sections left open stay open). */
+  redraw() {
+    if (!this.dialog.open || !this.documents.length) return;
+    const open = [...this.list.querySelectorAll('details')].map((details) => details.open);
+    this.shown = '';
+    this.render();
+    this.list.querySelectorAll('details').forEach((details, i) => { if (open[i] !== undefined) details.open = open[i]; });
+  }
+
   reset() {
     this.seq += 1;
     this.personId = null;

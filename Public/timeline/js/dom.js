@@ -59,3 +59,26 @@ export function debounce(fn, ms) {
     timer = setTimeout(() => fn(...args), ms);
   };
 }
+
+/**
+ * Draws what is in root again with draw() (in a new language, say), keeping what the person typed or chose
+ * in its fields and where the focus was: fields and the focused element are found again by their id.
+ */
+export function redrawKeeping(root, draw) {
+  const fields = new Map();
+  for (const el of root.querySelectorAll('input[id], select[id], textarea[id]')) {
+    if (el.type === 'file') continue;
+    fields.set(el.id, el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value);
+  }
+  const active = document.activeElement;
+  const focused = active && active !== root && root.contains(active) ? active.id : '';
+  draw();
+  const byId = (id) => root.querySelector(`#${CSS.escape(id)}`);
+  for (const [id, value] of fields) {
+    const el = byId(id);
+    if (!el) continue;
+    if (typeof value === 'boolean') el.checked = value;
+    else el.value = value;
+  }
+  if (focused) byId(focused)?.focus({ preventScroll: true });
+}

@@ -5,7 +5,7 @@
 // Escape closes it, and focus returns to the mark that opened it (or, when the timeline was redrawn
 // behind it, to the same entry's new mark).
 
-import { h, clear } from './dom.js';
+import { h, clear, redrawKeeping } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime, formatNumber, prettyUnit } from './format.js';
 import { LANES, POST_LANE, VITAL_LANE, CLOSED_STATUSES, laneCount } from './lane-layout.js';
@@ -63,6 +63,11 @@ export class EntryDetails {
     this.modal.close();
   }
 
+  /** What is shown, open, drawn again in the table's language (what is typed in a note is kept). */
+  redraw() {
+    if (this.dialog.open && this.drawn) redrawKeeping(this.dialog, this.drawn);
+  }
+
   /** group: {items: [{entry, ongoing?, post?}], lane, t0?, t1?}. */
   open(group, trigger) {
     const opener = trigger || document.activeElement; // before the body is drawn again
@@ -73,6 +78,7 @@ export class EntryDetails {
   }
 
   showGroup(group) {
+    this.drawn = () => this.showGroup(group);
     this.about?.cancel();
     const { items, lane } = group;
     this.dialog.dataset.type = lane.type;
@@ -96,6 +102,7 @@ export class EntryDetails {
   }
 
   showItem(item, group) {
+    this.drawn = () => this.showItem(item, group);
     this.about?.cancel();
     const entry = item.entry;
     const post = item.post;

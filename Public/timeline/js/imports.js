@@ -6,7 +6,7 @@
 import { h, clear } from './dom.js';
 import { relative, formatDateTime } from './format.js';
 import { beginSignIn } from './fhir-connect.js';
-import { t, tn } from './strings.js';
+import { showKey, t, tn } from './strings.js';
 
 const ACTIVE = new Set(['queued', 'running']);
 const KIND_NAMES = { fhir: 'FHIR', rhex: 'RHEx' };
@@ -118,7 +118,13 @@ export class ImportsPanel {
     return this.mirror ? [this.root, this.mirror] : [this.root];
   }
 
+  /** What was drawn last, drawn again (in the table's language). */
+  redraw() {
+    this.drawn?.();
+  }
+
   renderNone(files) {
+    this.drawn = () => this.renderNone(files);
     this.button.hidden = true;
     clear(this.root).append(h('div', { class: 'calm' },
       h('p', null, t('app.imports.no_record_servers_are_connected', 'No record servers are connected.')),
@@ -130,6 +136,7 @@ export class ImportsPanel {
   }
 
   render(sources, jobs) {
+    this.drawn = () => this.render(sources, jobs);
     this.button.hidden = !sources.length;
     for (const root of this.roots()) {
       const list = h('ul', { class: 'sources' });
@@ -199,8 +206,8 @@ export class ImportsPanel {
 
   async syncNow() {
     this.button.disabled = true;
-    const original = this.button.textContent;
-    this.button.textContent = t('app.imports.starting', 'Starting…');
+    // Over the button's own text (index.html's data-t), kept if the language changes meanwhile.
+    showKey(this.button, 'app.imports.starting', 'Starting…');
     try {
       await this.api.syncNow();
       await this.refresh();
@@ -209,7 +216,7 @@ export class ImportsPanel {
       this.root.prepend(h('p', { class: 'small error-text', role: 'alert' }, t('app.imports.could_not_start_a_sync', 'Could not start a sync: {message}', { message: error.message })));
     } finally {
       this.button.disabled = false;
-      this.button.textContent = original;
+      showKey(this.button);
     }
   }
 }

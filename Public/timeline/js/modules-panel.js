@@ -3,7 +3,7 @@
 // and Move up / Move down; Save stores the shown ones in the order listed, Back to defaults stores null
 // (the daemon's own choice and order). Names and descriptions come from the daemon: text only.
 
-import { h, clear } from './dom.js';
+import { h, clear, redrawKeeping } from './dom.js';
 import { Dialog } from './dialog.js';
 import { plural } from './format.js';
 import { t, tn } from './strings.js';
@@ -63,6 +63,13 @@ export class ModulesPanel {
     ];
     this.render();
     this.busy(false);
+  }
+
+  /** The panel, open, drawn again in the table's language (the order and the ticks as they are now). */
+  redraw() {
+    if (!this.dialog.open) return;
+    this.intro.textContent = t('app.modules_panel.the_tiles_of_s_summary', 'The tiles of {value}’s summary, in the order they are shown. Tick a tile to show it; move it up or down to change its place.', { value: this.personName() || t('app.modules_panel.this_person', 'this person') });
+    if (this.items) redrawKeeping(this.list, () => this.render());
   }
 
   close() {

@@ -4,7 +4,7 @@
 // (everything of theirs, after a confirmation). Notes on entries that a source has since removed
 // (orphaned annotations) are listed under their person, to keep or delete.
 
-import { h, clear } from './dom.js';
+import { h, clear, redrawKeeping } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatDate, formatDateTime } from './format.js';
 import { RELATIONSHIPS, relationshipWord, sourceWord } from './patients.js';
@@ -64,6 +64,13 @@ export class PeoplePanel {
 
   close() {
     this.modal.close();
+  }
+
+  /** The panel, open, drawn again in the table's language (what is typed in a card is kept). */
+  redraw() {
+    if (!this.dialog.open) return;
+    redrawKeeping(this.list, () => this.render());
+    this.loadExtras();
   }
 
   say(text, isError = false) {

@@ -211,6 +211,20 @@ function forget() {
 // ---- The page's own texts (index.html) ----
 
 const originals = new WeakMap(); // element → {text, attrs: {name: English text}}
+const shownKeys = new WeakMap(); // element → [key, fallback]: a text the code put over its data-t text
+
+/**
+ * Shows another text in an element of the page that has a data-t text of its own (Sync now's "Starting…"),
+ * kept through a change of language: translate() draws this key, not the element's. showKey(el) without a
+ * key gives the element its own text again.
+ */
+export function showKey(el, key, fallback) {
+  if (!originals.has(el)) originals.set(el, { text: el.textContent, attrs: {} });
+  if (key) shownKeys.set(el, [key, fallback]);
+  else shownKeys.delete(el);
+  const own = originals.get(el);
+  el.textContent = key ? t(key, fallback) : el.dataset.t ? t(el.dataset.t, own.text.trim()) : own.text;
+}
 
 /** Applies the table to root's [data-t] and [data-t-attr] elements; the English written there is the fallback. */
 export function translate(root = document) {
@@ -221,7 +235,12 @@ export function translate(root = document) {
       originals.set(el, original);
     }
     let translated = false;
-    if (el.dataset.t) {
+    const shown = shownKeys.get(el);
+    if (shown) {
+      const text = t(shown[0], shown[1]);
+      if (el.textContent !== text) el.textContent = text;
+      translated = text !== shown[1];
+    } else if (el.dataset.t) {
       const text = t(el.dataset.t, original.text.trim());
       if (el.textContent !== text) el.textContent = text;
       translated = text !== original.text.trim();

@@ -111,6 +111,18 @@ export class UploadPanel {
     this.modal.close(options);
   }
 
+  /** Every file's line drawn again in the table's language (a person's details left open stay open). */
+  redraw() {
+    const current = this.currentPatient();
+    if (this.dialog.open && current) this.intoName.textContent = current.name || t('app.uploads.this_person', 'this person');
+    for (const upload of this.uploads) {
+      if (!upload.el) continue;
+      const open = [...upload.el.querySelectorAll('details')].map((details) => details.open);
+      this.render(upload);
+      upload.el.querySelectorAll('details').forEach((details, i) => { if (open[i] !== undefined) details.open = open[i]; });
+    }
+  }
+
   /** Queues files; they are uploaded one after another. */
   add(files) {
     if (!files.length) return;
