@@ -5,7 +5,7 @@ import { h, clear } from './dom.js';
 import { formatTime } from './format.js';
 import { ADHERENCE, medicationName } from './posts.js';
 import { CLOSED_STATUSES } from './lane-layout.js';
-import { t } from './strings.js';
+import { onStringsChange, t } from './strings.js';
 
 function note(form, text, isError = false) {
   const el = form.querySelector('.form-note');
@@ -31,6 +31,7 @@ export function setUpForms({ post, onPosted }) {
     const output = document.getElementById(`${input.id}-out`);
     const sync = () => { output.textContent = input.value; input.setAttribute('aria-valuetext', t('app.forms.of_10', '{value} of 10', { value: input.value })); };
     input.addEventListener('input', sync);
+    onStringsChange(sync); // set before any table is loaded: said again in the table's language
     sync();
   }
   levels.addEventListener('submit', async (event) => {

@@ -19,7 +19,7 @@ const MAX_POLL_MS = 1000;
 /** The report's sections (the timeline's entry arrays, and vital signs) in the lanes' order. */
 const SECTIONS = [
   ...LANES.map((lane) => [lane.key, lane.name]),
-  ['vital_signs', t('app.uploads.vital_signs', 'Vital signs')],
+  ['vital_signs', later('app.uploads.vital_signs', 'Vital signs')],
 ];
 const SECTION_ORDER = new Map(SECTIONS.map(([key], index) => [key, index]));
 const SECTION_NAMES = new Map(SECTIONS);
