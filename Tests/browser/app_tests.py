@@ -154,6 +154,8 @@ class Context:
     def recover(self):
         """After a failed test: back to a known state (signed in, Henry, the decade view)."""
         self.allowed_console = []
+        if self.daemon.publisher:
+            self.daemon.publisher.release()  # a pack held by the failed test would stall the next download
         try:
             self.driver.switch_to.default_content()
             self.browser.viewport(1280, 900, dark=False)

@@ -418,7 +418,9 @@ class Skip(Exception):
     """A test that cannot check what it is for, with the reason (counted as skipped)."""
 
 
-def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
+def wait_until(predicate, timeout=10, interval=0.05, message="condition", describe=None):
+    """predicate()'s first true value, asked every `interval` s for up to `timeout` s; else an AssertionError
+    that says what was waited for, and what describe() says of the state then (when given)."""
     deadline = time.time() + timeout
     last_error = None
     while time.time() < deadline:
@@ -429,7 +431,13 @@ def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
         except Exception as error:  # a stale element while the page redraws, say
             last_error = error
         time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {message}" + (f" (last error: {last_error})" if last_error else ""))
+    state = ""
+    if describe:
+        try:
+            state = f"; {describe()}"
+        except Exception as error:  # noqa: BLE001 - the message must not hide the timeout
+            state = f"; (could not say the state: {error})"
+    raise AssertionError(f"timed out after {timeout} s waiting for {message}" + (f" (last error: {last_error})" if last_error else "") + state)
 
 
 def make_workdir():

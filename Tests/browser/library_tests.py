@@ -348,6 +348,32 @@ def test_library_search_and_a_topic(t):
     assert t.driver.switch_to.active_element == trigger
 
 
+def check_progress_while_held(t, banner, update, size, mb):
+    """Update clicked while the publisher holds the pack's file: the <progress> moves, its text says how far, the
+    page polls /library.json once a second."""
+    t.click(update)
+    progress = wait_until(lambda: (lambda p: p[0] if p and float(p[0].get_attribute("value") or 0) > 0 else None)(t.find_all("#library-banner progress")),
+                          timeout=15, message="the download's progress")
+    wait_until(lambda: float(progress.get_attribute("value")) >= size * 0.3, timeout=15, message="the progress to move")
+    assert int(float(progress.get_attribute("max"))) == size, progress.get_attribute("max")
+    text = t.find(".library-banner-text", banner).text
+    assert re.fullmatch(r"Downloading the library update: \d+% \(.+ of " + re.escape(mb) + r" MB\)", text), text
+    assert banner.get_attribute("data-state") == "downloading"
+    t.screenshot("library-banner-progress-desktop-light", full=False)
+    try:
+        t.browser.viewport(390, 844, dark=True)
+        time.sleep(0.3)
+        t.screenshot("library-banner-progress-phone-dark", full=False)
+    finally:
+        t.browser.viewport(1280, 900)
+    # The page polls /library.json once a second while the update runs, no faster.
+    polls = t.js("""const entries = performance.getEntriesByType('resource');
+        const posted = entries.find((e) => e.name.endsWith('/library/update')).startTime;
+        return entries.filter((e) => e.name.endsWith('/library.json') && e.startTime > posted).map((e) => e.startTime);""")
+    gaps = [b - a for a, b in zip(polls, polls[1:])]
+    assert gaps and all(900 <= gap <= 2500 for gap in gaps), gaps
+
+
 def test_library_update_banner_with_progress(t):
     """A newer pack published: the daemon, started again, offers it; the banner says its version and size;
     Update downloads it (a <progress> and its text, read every second, the publisher holding the file halfway),
@@ -376,30 +402,13 @@ def test_library_update_banner_with_progress(t):
     assert update.text == "Update"
     t.screenshot("library-banner-offer-desktop-light", full=False)
 
-    # Update: the publisher sends the first 40 % slowly, then holds the rest until the test lets it go.
+    # Update: the publisher sends the first 40 % slowly, then holds the rest until the test lets it go (and
+    # lets it go whatever happens here: a held publisher would stall the next test's download).
     publisher.hold(int(size * 0.4))
-    t.click(update)
-    progress = wait_until(lambda: (lambda p: p[0] if p and float(p[0].get_attribute("value") or 0) > 0 else None)(t.find_all("#library-banner progress")),
-                          timeout=15, message="the download's progress")
-    wait_until(lambda: float(progress.get_attribute("value")) >= size * 0.3, timeout=15, message="the progress to move")
-    assert int(float(progress.get_attribute("max"))) == size, progress.get_attribute("max")
-    text = t.find(".library-banner-text", banner).text
-    assert re.fullmatch(r"Downloading the library update: \d+% \(.+ of " + re.escape(mb) + r" MB\)", text), text
-    assert banner.get_attribute("data-state") == "downloading"
-    t.screenshot("library-banner-progress-desktop-light", full=False)
     try:
-        t.browser.viewport(390, 844, dark=True)
-        time.sleep(0.3)
-        t.screenshot("library-banner-progress-phone-dark", full=False)
+        check_progress_while_held(t, banner, update, size, mb)
     finally:
-        t.browser.viewport(1280, 900)
-    # The page polls /library.json once a second while the update runs, no faster.
-    polls = t.js("""const entries = performance.getEntriesByType('resource');
-        const posted = entries.find((e) => e.name.endsWith('/library/update')).startTime;
-        return entries.filter((e) => e.name.endsWith('/library.json') && e.startTime > posted).map((e) => e.startTime);""")
-    gaps = [b - a for a, b in zip(polls, polls[1:])]
-    assert gaps and all(900 <= gap <= 2500 for gap in gaps), gaps
-    publisher.release()
+        publisher.release()
 
     wait_until(lambda: banner.get_attribute("data-state") == "installed", timeout=30, message="the update to end")
     assert t.find(".library-banner-text", banner).text == f"The library was updated to version {LibraryPublisher.NEWER_VERSION}."
@@ -436,6 +445,7 @@ def test_library_update_that_fails_says_why(t):
     and says why it failed in words, with Try again; the installed pack stays as it was."""
     needs_library(t)
     publisher = t.daemon.publisher
+    publisher.release()  # whatever an earlier test left: this download is not held
     before = t.daemon.api("/library.json")["installed"]["version"]
     bad = publisher.build("2099.1", extra_topic=False)
     manifest = json.loads((bad / "manifest.json").read_text())
@@ -447,12 +457,16 @@ def test_library_update_that_fails_says_why(t):
         t.daemon.restart()
         status, _ = t.daemon.request("POST", "/session", {"password": PASSWORD}, auth=False)
         assert status == 200, status
+        # What is installed now: an update an earlier test left running ended with the restart (a download is
+        # cancelled, an install is finished first).
+        before = t.daemon.api("/library.json")["installed"]["version"]
         wait_until(lambda: (t.daemon.api("/library.json")["available"] or {}).get("version") == "2099.1", timeout=20,
                    message="the daemon to offer the pack")
         show_person(t, t.henry, "#/decade/2011-01-01")
         banner = wait_until(lambda: (lambda b: b if b.is_displayed() else None)(t.find("#library-banner")), message="the update banner")
         t.click(t.find('button[data-action="update"]', banner))
-        wait_until(lambda: banner.get_attribute("data-state") == "failed", timeout=30, message="the update to fail")
+        wait_until(lambda: banner.get_attribute("data-state") == "failed", timeout=30,
+                   message="the update to fail", describe=lambda: f"/library.json's update: {t.daemon.api('/library.json')['update']}")
         info = t.daemon.api("/library.json")
         text = t.find(".library-banner-text", banner).text
         assert text.startswith("The library update failed: ") and text.endswith("The library you have stays as it was."), text
