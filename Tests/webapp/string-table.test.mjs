@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { later, setStrings, t } from '../../Public/timeline/js/strings.js';
+import { later, setStrings, t, tn } from '../../Public/timeline/js/strings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const app = join(root, 'Public', 'timeline');
@@ -108,7 +108,7 @@ test('the test language has only keys English has, with the same {names}, and co
     assert.ok(english.has(key), `fr.tsv: ${key} is not in en.tsv`);
     assert.deepEqual(names(text), names(english.get(key)), key);
   }
-  for (const module of ['page', 'summary', 'entry_details', 'people', 'lane_layout']) {
+  for (const module of ['page', 'summary', 'entry_details', 'people', 'patients', 'lane_layout', 'search', 'backups']) {
     assert.ok([...french.keys()].some((key) => key.startsWith(`app.${module}.`)), `fr.tsv has no app.${module}.* key`);
   }
 });
@@ -124,5 +124,26 @@ test('a text read later follows the table: shown, compared and lower-cased in th
   assert.equal(word.length, 'Problèmes de santé'.length);
   assert.equal(JSON.stringify({ word }), '{"word":"Problèmes de santé"}');
   assert.equal(t('app.lane_layout.conditions', 'Conditions'), 'Problèmes de santé');
+  setStrings({}, 'en');
+});
+
+test('a text with a count has its singular and its plural in each table', () => {
+  for (const [name, table] of [['en.tsv', english], ['fr.tsv', french]]) {
+    for (const key of table.keys()) {
+      const stem = key.replace(/\.(one|other)$/, '');
+      if (stem === key || !used.has(`${stem}.one`)) continue;
+      assert.ok(table.has(`${stem}.one`) && table.has(`${stem}.other`), `${name}: ${stem} needs .one and .other`);
+      assert.ok(table.get(`${stem}.other`).includes('{n}'), `${name}: ${stem}.other says the count`);
+    }
+  }
+});
+
+test("French counts from fr.tsv: 0 and 1 take the singular; a key French lacks is English, by English's rule", () => {
+  setStrings(Object.fromEntries([...english, ...french]), 'fr'); // as the daemon sends it: English under what French lacks
+  const entries = (n) => tn('app.people.count.record_entries', n, '{n} record entry', '{n} record entries');
+  assert.deepEqual([0, 1, 2].map(entries), ['0 entrée du dossier', '1 entrée du dossier', '2 entrées du dossier']);
+  assert.equal(tn('app.lane_layout.count.condition', 3, '{n} condition', '{n} conditions'), '3 problèmes de santé');
+  assert.ok(!french.has('app.documents.count.sections.one'), 'a key the test language lacks');
+  assert.deepEqual([0, 1].map((n) => tn('app.documents.count.sections', n, '{n} section', '{n} sections')), ['0 sections', '1 section']);
   setStrings({}, 'en');
 });
