@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import PASSWORD, LibraryPublisher, Skip, wait_until
-from app_tests import DAISEY, fhir_sample, upload_file
+from app_tests import DAISEY, close_people, fhir_sample, open_people, person_card, picker_options, upload_file
 
 MEDLINEPLUS_SOURCE = "Source: MedlinePlus, National Library of Medicine"
 MEDLINEPLUS_ENDORSEMENT = "MedlinePlus and the National Library of Medicine do not endorse hreaderd."
@@ -614,6 +614,43 @@ def test_app_in_the_test_language_beyond_the_header(t):
     assert t.text("#timeline-heading") == "Timeline"
 
 
+def switch_language_in_place(t, lang):
+    """Loads the string table of `lang` into the page as it is (no new page, no dialog closed), as a library
+    update does: the app's own loader, the same module instances the app uses."""
+    t.driver.execute_async_script("""const [lang, done] = arguments;
+        Promise.all([import('./js/strings.js'), import('./js/api.js')])
+          .then(([strings, { api }]) => strings.loadStrings((l) => api.libraryStrings(l), lang))
+          .then(done, (error) => done(String(error)));""", lang)
+
+
+def test_open_dialogs_follow_a_change_of_language(t):
+    """People open when the table changes to French: its cards are drawn again in French, counts by French's
+    plural rule ("138 entrées du dossier"), a name typed in a card is kept, and the person picker follows; back to
+    English, English again."""
+    needs_library(t)
+    show_person(t, t.henry, "#/decade/2011-01-01")
+    dialog = open_people(t)
+    card = person_card(t, t.henry)
+    wait_until(lambda: "record entries" in card.text, message="the card's count in English")
+    field = t.find('input[name="display_name"]', card)
+    field.send_keys("Hank")
+    try:
+        switch_language_in_place(t, "fr")
+        wait_until(lambda: "entrées du dossier" in person_card(t, t.henry).text, message="the open card in French")
+        card = person_card(t, t.henry)
+        assert dialog.is_displayed(), "the panel stays open"
+        assert re.search(r"\b138 entrées du dossier\b", card.text), card.text
+        assert t.find('input[name="display_name"]', card).get_attribute("value") == "Hank", "what was typed is kept"
+        assert t.find("#people-title").text == t.daemon.api("/library/strings.json?lang=fr")["strings"]["app.html.people"]
+        ages = [text for _, text in picker_options(t) if re.search(r", \d+ ", text)]
+        assert ages and all(re.search(r", \d+ ans?\b", text) for text in ages), ages
+        t.screenshot("people-french-desktop-light", full=False)
+    finally:
+        switch_language_in_place(t, "en")
+    wait_until(lambda: "138 record entries" in person_card(t, t.henry).text, message="the open card in English again")
+    close_people(t)
+
+
 TESTS = [
     test_about_this_on_a_condition,
     test_about_this_by_name_and_with_no_topic,
@@ -621,6 +658,7 @@ TESTS = [
     test_library_search_and_a_topic,
     test_app_in_the_test_language,
     test_app_in_the_test_language_beyond_the_header,
+    test_open_dialogs_follow_a_change_of_language,
     test_library_browse_by_group,
     test_library_update_banner_with_progress,
     test_library_update_that_fails_says_why,
