@@ -8,7 +8,7 @@
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { formatBytes, formatDateTime, relative } from './format.js';
-import { later, t, tn } from './strings.js';
+import { later, showKey, t, tn } from './strings.js';
 
 const PAGE = 50;
 
@@ -275,7 +275,7 @@ export class BackupsPanel {
     const { now, progress, result } = this.ui;
     this.busy = true;
     now.disabled = true;
-    now.textContent = t('app.backups.backing_up', 'Backing up…');
+    showKey(now, 'app.backups.backing_up', 'Backing up…');
     progress.hidden = false;
     result.classList.remove('error');
     result.textContent = t('app.backups.taking_a_backup', 'Taking a backup…');
@@ -293,7 +293,7 @@ export class BackupsPanel {
     } finally {
       this.busy = false;
       now.disabled = false;
-      now.textContent = t('app.backups.back_up_now', 'Back up now');
+      showKey(now);
       progress.hidden = true;
     }
     result.classList.toggle('error', failed);
@@ -323,11 +323,11 @@ export class BackupsPanel {
     const first = this.count;
     const { older } = this.ui;
     older.disabled = true;
-    older.textContent = t('app.backups.loading', 'Loading…');
+    showKey(older, 'app.backups.loading', 'Loading…');
     await this.loadPage(seq, this.cursor);
     if (seq !== this.auditSeq) return;
     older.disabled = false;
-    older.textContent = t('app.backups.older', 'Older');
+    showKey(older);
     // The keyboard goes on from the first row added (Tab from there reaches Older again).
     const next = this.ui.rows.rows[first];
     if (next) {

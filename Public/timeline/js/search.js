@@ -13,7 +13,7 @@ import { LANES, POST_LANE, VITAL_LANE } from './lane-layout.js';
 import { SUMMARY, endingAt } from './window-nav.js';
 import { describePost } from './posts.js';
 import { readingItem } from './readings.js';
-import { later, t, tn } from './strings.js';
+import { later, showKey, t, tn } from './strings.js';
 
 const PAGE = 20;
 
@@ -149,7 +149,7 @@ export class SearchPanel {
     clear(this.list);
     this.foot.hidden = true;
     this.moreButton.disabled = false;
-    this.moreButton.textContent = t('app.search.more_results', 'More results');
+    showKey(this.moreButton);
     this.say(t('app.search.searching_for', 'Searching for {query}…', { query }));
     this.modal.open(this.input, { toTop: true });
     await this.load(seq, null);
@@ -160,11 +160,11 @@ export class SearchPanel {
     const seq = this.seq;
     const first = this.count;
     this.moreButton.disabled = true;
-    this.moreButton.textContent = t('app.search.loading', 'Loading…');
+    showKey(this.moreButton, 'app.search.loading', 'Loading…');
     await this.load(seq, this.cursor);
     if (seq !== this.seq) return;
     this.moreButton.disabled = false;
-    this.moreButton.textContent = t('app.search.more_results', 'More results');
+    showKey(this.moreButton);
     // The keyboard goes on from the first new result (or stays in the foot when there was none).
     const next = this.list.querySelectorAll('.search-result')[first];
     if (next) next.focus();
