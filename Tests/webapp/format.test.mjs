@@ -6,7 +6,7 @@ import { local } from './support.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  age, dayString, formatBytes, formatDate, formatDateTime, formatNumber, formatTick, formatWindow, genderWord, plural, prettyUnit, relative,
+  age, dayString, formatBytes, formatDate, formatDateTime, formatNumber, formatTick, formatWindow, genderWord, prettyUnit, relative,
 } from '../../Public/timeline/js/format.js';
 
 test('a missing date or number is a dash, zero is a number', () => {
@@ -70,14 +70,6 @@ test('UCUM units made readable', () => {
   assert.equal(prettyUnit('mg/dL'), 'mg/dL');
   assert.equal(prettyUnit(''), '');
   assert.equal(prettyUnit(null), '');
-});
-
-test('plural: one, none, many, and a word of its own', () => {
-  assert.equal(plural(1, 'note'), '1 note');
-  assert.equal(plural(0, 'note'), '0 notes');
-  assert.equal(plural(2, 'entry', 'entries'), '2 entries');
-  assert.equal(plural(1, 'entry', 'entries'), '1 entry');
-  assert.equal(plural(12345, 'reading'), `${(12345).toLocaleString()} readings`);
 });
 
 test('dayString pads month and day, and knows 29 February', () => {

@@ -81,10 +81,6 @@ export function prettyUnit(unit) {
   return unit.replace(/\[([^\]]*)\]/g, '$1');
 }
 
-export function plural(n, one, many = one + 's') {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
-
 /** YYYY-MM-DD of a local date. */
 export function dayString(date) {
   const pad = (n) => String(n).padStart(2, '0');

@@ -5,7 +5,6 @@
 
 import { h, clear, redrawKeeping } from './dom.js';
 import { Dialog } from './dialog.js';
-import { plural } from './format.js';
 import { t, tn } from './strings.js';
 
 export class ModulesPanel {

@@ -6,7 +6,6 @@
 
 import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
-import { plural } from './format.js';
 import { LANES } from './lane-layout.js';
 import { later, t, tn } from './strings.js';
 
