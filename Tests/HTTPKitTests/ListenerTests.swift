@@ -134,8 +134,10 @@ struct ListenerTests {
     @Test("socket activation adopts the passed descriptors, and refuses one that is not a socket")
     func socketActivation() async throws {
         let (listener, port) = try Sockets.tcpListener()
-        let passed: Int32 = 700  // stands for systemd's fd 3
-        #expect(dup2(listener, passed) == passed)
+        // Stands for systemd's fd 3: the lowest free descriptor from 700 up. Never dup2 onto a fixed number:
+        // in a test process that number may be another test's (an event loop's eventfd), which dup2 would close.
+        let passed = fcntl(listener, F_DUPFD, Int32(700))  // without CLOEXEC: adopting it must set that
+        #expect(passed >= 700)
         close(listener)
         let environment = ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "1"]
         let listeners = try SystemdSocketActivation.listeners(environment: environment, processID: getpid(), startingAt: passed)
