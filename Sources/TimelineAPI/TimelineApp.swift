@@ -138,6 +138,7 @@ public final class TimelineApp: Sendable {
         AuditRoutes(app: self).register(in: &router)
         BackupRoutes(app: self).register(in: &router)
         SummaryRoutes(app: self).register(in: &router)
+        ShareRoutes(app: self).register(in: &router)
         ReadingRoutes(app: self).register(in: &router)
         SourceRoutes(app: self).register(in: &router)
         LibraryRoutes(app: self).register(in: &router)

@@ -50,6 +50,7 @@ struct AuditMiddleware: Middleware {
         case (.POST, 1) where s[0] == "imports": return (.sync, nil, "requested")
         case (.POST, 1) where s[0] == "backups": return nil // the schedule notes the backup itself
         case (.GET, 3) where s[0] == "patients" && s[2] == "export.json": return (.export, s[1], nil)
+        case (.GET, 3) where s[0] == "patients" && (s[2] == "ips.json" || s[2] == "ccda.xml"): return (.export, s[1], s[2])
         case (.DELETE, 2) where s[0] == "patients": return (.deletion, s[1], "patient removed")
         case (.PATCH, 2) where s[0] == "patients": return (.patientChange, s[1], "names, relationship or order")
         case (.POST, 3) where s[0] == "patients" && s[2] == "links": return (.patientChange, s[1], "linked")

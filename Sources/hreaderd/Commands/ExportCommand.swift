@@ -4,15 +4,24 @@ import FoundationEssentials
 import Glibc
 #endif
 import HealthRecord
+import Records
 import Store
 import TimelineAPI
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write one patient's whole record as JSON (the same document as /patients/{id}/export.json).",
-        discussion: "Every entry comes with its raw source JSON, and every timeline post: all of the patient's data."
+        abstract: "Write one patient's whole record as JSON (the same document as /patients/{id}/export.json), or as an IPS or a CCD.",
+        discussion: """
+            json: every entry comes with its raw source JSON, and every timeline post: all of the patient's data.
+            ips: an International Patient Summary (FHIR R4 document Bundle, as /patients/{id}/ips.json).
+            ccda: a C-CDA R2.1 Continuity of Care Document (as /patients/{id}/ccda.xml).
+            """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, ips, ccda
+    }
 
     @OptionGroup var global: GlobalOptions
 
@@ -22,9 +31,17 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write to this file (mode 0600) instead of stdout.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("json (hreaderd's own, everything), ips or ccda (for a doctor's system).", valueName: "format"))
+    var format: Format = .json
+
+    @Option(help: ArgumentHelp("ips, ccda: the sections beside problems, allergies and medications, comma-separated (default: all).",
+                               valueName: "names"))
+    var sections: String?
+
     func run() throws {
         let store = try global.openStore()
         defer { store.close() }
+        if format != .json { return try share(store) }
         // Written as it is read (`ExportFileWriter`): a long record's export is never held whole. A file is
         // written under a temporary name and renamed when complete, so a failed export leaves none.
         guard let output else {
@@ -62,5 +79,45 @@ struct ExportCommand: ParsableCommand {
         }
         store.auditFromCLI(.export, patient: patient)
         Console.err("wrote \(output) (\(written) bytes)")
+    }
+
+    /// The IPS or the CCD, written whole (a summary for a doctor, not the whole record).
+    private func share(_ store: Store) throws {
+        var options = SharingOptions(now: Store.now())
+        if let sections {
+            switch SharedSection.parseList(sections) {
+            case .success(let chosen): options = SharingOptions(sections: chosen, now: options.now)
+            case .failure(let unknown):
+                throw CLIError("there is no section \(unknown.name); the sections are \(SharedSection.allCases.map(\.name).joined(separator: ", "))")
+            }
+        }
+        guard let record = try store.sharedRecordSync(patientID: patient) else {
+            throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
+        }
+        let bytes = format == .ips ? IPSWriter.write(record, options: options) : CCDWriter.write(record, options: options)
+        guard let output else {
+            StandardStreams.out(bytes + [0x0a])
+            store.auditFromCLI(.export, patient: patient)
+            return
+        }
+        let partial = output + ".partial-\(getpid())"
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
+        do {
+            do { try FileSystem.writeAll(descriptor, bytes + [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
+            guard fsync(descriptor) == 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
+        } catch {
+            close(descriptor)
+            unlink(partial)
+            throw error
+        }
+        close(descriptor)
+        guard rename(partial, output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw CLIError("cannot write \(output): \(reason)")
+        }
+        store.auditFromCLI(.export, patient: patient)
+        Console.err("wrote \(output) (\(bytes.count) bytes)")
     }
 }

@@ -1,0 +1,100 @@
+/// Text from a record, made safe for the XML (XHTML narratives, C-CDA) it is written into: markup
+/// escaped, and the characters XML 1.0 cannot hold at all (C0 controls but tab, line feed and carriage
+/// return; U+FFFE, U+FFFF) replaced by U+FFFD, so that a note's stray control byte shows as a mark, not as
+/// a broken document.
+enum MarkupText {
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: return true
+        case 0..<0x20, 0xFFFE, 0xFFFF: return false
+        default: return true
+        }
+    }
+
+    /// The text with what XML cannot hold replaced; trimmed; nil when nothing is left.
+    static func clean(_ text: String?) -> String? {
+        guard let text else { return nil }
+        var out = String.UnicodeScalarView()
+        var changed = false
+        for scalar in text.unicodeScalars {
+            if isAllowed(scalar) { out.append(scalar) } else { out.append("\u{FFFD}"); changed = true }
+        }
+        let cleaned = changed ? String(out) : text
+        let trimmed = cleaned.trimmedWhitespace
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Appends `text` escaped for XML content and attribute values (`&`, `<`, `>`, `"`, `'`).
+    static func append(_ text: String, to out: inout [UInt8]) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out.append(contentsOf: "&amp;".utf8)
+            case "<": out.append(contentsOf: "&lt;".utf8)
+            case ">": out.append(contentsOf: "&gt;".utf8)
+            case "\"": out.append(contentsOf: "&quot;".utf8)
+            case "'": out.append(contentsOf: "&apos;".utf8)
+            default:
+                if isAllowed(scalar) { out.append(contentsOf: String(scalar).utf8) } else { out.append(contentsOf: "\u{FFFD}".utf8) }
+            }
+        }
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        append(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+import HealthRecord
+
+/// Times as the documents write them, from epoch seconds, in UTC.
+enum SharedTime {
+    private static func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    private static func parts(_ seconds: Int64) -> (CivilDate, Int64, Int64, Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        return (CivilDate(epochDays: days), rest / 3600, rest % 3600 / 60, rest % 60)
+    }
+
+    /// FHIR `dateTime`/`instant`: `2012-04-15T10:30:00Z`.
+    static func fhir(_ seconds: Int64) -> String {
+        let (day, hour, minute, second) = parts(seconds)
+        return "\(year(day.year))-\(two(day.month))-\(two(day.day))T\(two(hour)):\(two(minute)):\(two(second))Z"
+    }
+
+    /// FHIR `date`: `2012-04-15`.
+    static func fhirDate(_ seconds: Int64) -> String {
+        let day = parts(seconds).0
+        return "\(year(day.year))-\(two(day.month))-\(two(day.day))"
+    }
+
+    /// HL7 v3 `TS` to the second, in UTC: `20120415103000+0000`.
+    static func hl7(_ seconds: Int64) -> String {
+        let (day, hour, minute, second) = parts(seconds)
+        return "\(year(day.year))\(two(day.month))\(two(day.day))\(two(hour))\(two(minute))\(two(second))+0000"
+    }
+
+    /// HL7 v3 `TS` to the day: `20120415`.
+    static func hl7Date(_ seconds: Int64) -> String {
+        let day = parts(seconds).0
+        return "\(year(day.year))\(two(day.month))\(two(day.day))"
+    }
+
+    /// What a person reads in a narrative: `2012-04-15`, with the time when it is not noon UTC (the readers'
+    /// "a day, no time" mark) or midnight.
+    static func readable(_ seconds: Int64) -> String {
+        let (day, hour, minute, _) = parts(seconds)
+        let date = "\(year(day.year))-\(two(day.month))-\(two(day.day))"
+        if (hour == 12 || hour == 0) && minute == 0 && seconds % 60 == 0 { return date }
+        return date + " \(two(hour)):\(two(minute)) UTC"
+    }
+
+    /// Four digits (years 1–9999 are all the readers take).
+    private static func year(_ year: Int64) -> String {
+        let clamped = min(max(year, 1), 9999)
+        return String(repeating: "0", count: 4 - String(clamped).count) + String(clamped)
+    }
+}

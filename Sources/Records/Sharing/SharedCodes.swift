@@ -1,0 +1,94 @@
+import HealthRecord
+
+/// One code of an entry: the store's system name (`SNOMED-CT`, `LOINC`…), the code, and the display text
+/// the source gave with it, when it gave one.
+struct SharedCode: Sendable, Equatable {
+    var system: String
+    var code: String
+    var display: String?
+
+    /// The system's URI for FHIR: the one the reader maps to this name, else the name itself when it is a
+    /// URI already, else nil (a code in a system that has no URI is written as text only).
+    var uri: String? { SharedCodeSystems.uri(system) }
+    /// The system's OID for C-CDA; nil when it has none.
+    var oid: String? { SharedCodeSystems.oid(system) }
+}
+
+/// The store's code-system names (those `FHIRCodeSystems` reads) to FHIR URIs and HL7 OIDs: the reverse
+/// of the readers' tables, so that a code written out is read back under the same name.
+enum SharedCodeSystems {
+    static let systems: [String: (uri: String, oid: String)] = [
+        "SNOMED-CT": ("http://snomed.info/sct", "2.16.840.1.113883.6.96"),
+        "LOINC": ("http://loinc.org", "2.16.840.1.113883.6.1"),
+        "RxNorm": ("http://www.nlm.nih.gov/research/umls/rxnorm", "2.16.840.1.113883.6.88"),
+        "CVX": ("http://hl7.org/fhir/sid/cvx", "2.16.840.1.113883.12.292"),
+        "ICD-10-CM": ("http://hl7.org/fhir/sid/icd-10-cm", "2.16.840.1.113883.6.90"),
+        "ICD-9-CM": ("http://hl7.org/fhir/sid/icd-9-cm", "2.16.840.1.113883.6.103"),
+        "ICD-10-PCS": ("http://www.cms.gov/Medicare/Coding/ICD10", "2.16.840.1.113883.6.4"),
+        "HCPCS": ("urn:oid:2.16.840.1.113883.6.285", "2.16.840.1.113883.6.285"),
+        "CPT": ("http://www.ama-assn.org/go/cpt", "2.16.840.1.113883.6.12"),
+        "NDC": ("http://hl7.org/fhir/sid/ndc", "2.16.840.1.113883.6.69"),
+    ]
+
+    static func uri(_ name: String) -> String? {
+        if let known = systems[name] { return known.uri }
+        // A system the reader did not know keeps its URI (or `urn:oid:`) as its name.
+        if name.hasPrefix("http://") || name.hasPrefix("https://") || name.hasPrefix("urn:") { return name }
+        if isOID(name) { return "urn:oid:" + name }
+        return nil
+    }
+
+    static func oid(_ name: String) -> String? {
+        if let known = systems[name] { return known.oid }
+        if name.hasPrefix("urn:oid:"), isOID(String(name.dropFirst(8))) { return String(name.dropFirst(8)) }
+        return isOID(name) ? name : nil
+    }
+
+    static func isOID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.first != UInt8(ascii: ".") && text.utf8.last != UInt8(ascii: ".")
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") } && text.contains(".")
+    }
+
+    /// An entry's codes from its canonical codes JSON (`{"LOINC":["8480-6"]}`), with the displays its
+    /// source JSON gave (FHIR codings), in system order.
+    static func codes(json: String, raw: String) -> [SharedCode] {
+        guard json != "{}", case .object(let object)? = try? JSONDocument.parse(Array(json.utf8), maxBytes: maximumBytes, maxDepth: 4)
+        else { return [] }
+        var out: [SharedCode] = []
+        for member in object.members {
+            for value in member.value.arrayValue ?? [] {
+                if let code = value.stringValue, !code.isEmpty { out.append(SharedCode(system: member.key, code: code)) }
+            }
+        }
+        guard !out.isEmpty, raw.utf8.count <= maximumBytes, raw.contains("\"display\"") else { return out }
+        let displays = displays(in: raw)
+        guard !displays.isEmpty else { return out }
+        for index in out.indices {
+            out[index].display = displays[out[index].system + "|" + out[index].code]
+        }
+        return out
+    }
+
+    /// A source larger than this is not read for displays.
+    static let maximumBytes = 256 * 1024
+
+    /// `system name|code` → display of every coding in a FHIR resource.
+    static func displays(in raw: String) -> [String: String] {
+        guard let value = try? JSONDocument.parse(Array(raw.utf8), maxBytes: maximumBytes, maxDepth: 32) else { return [:] }
+        var out: [String: String] = [:]
+        func walk(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                if let code = object["code"]?.stringValue, let display = object["display"]?.stringValue, !display.isEmpty {
+                    let key = FHIRCodeSystems.name(object["system"]?.stringValue) + "|" + code
+                    if out[key] == nil { out[key] = display }
+                }
+                for member in object.members { walk(member.value) }
+            case .array(let elements): for element in elements { walk(element) }
+            default: break
+            }
+        }
+        walk(value)
+        return out
+    }
+}
