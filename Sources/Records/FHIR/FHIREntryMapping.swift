@@ -28,6 +28,7 @@ struct FHIREntryMapping {
             return .enteredInError
         }
         guard Self.mappedTypes.contains(resource.type) else { return .kept }
+        if try Self.isAbsentUnknown(r) { return .kept }
         switch resource.type {
         case "AllergyIntolerance": return try allergy(resource, r)
         case "Condition": return try condition(resource, r)
@@ -43,6 +44,19 @@ struct FHIREntryMapping {
         case "DeviceUseStatement": return try deviceUse(resource, r)
         default: return .kept
         }
+    }
+
+    /// IPS's code system for "no information about allergies" and the like.
+    static let absentUnknownSystem = "http://hl7.org/fhir/uv/ips/CodeSystem/absent-unknown-uv-ips"
+
+    /// An IPS placeholder (the one entry of an empty required section, coded only with IPS's absent/unknown
+    /// codes): it says there is nothing to show, so it is kept, not shown.
+    static func isAbsentUnknown(_ r: FHIRElement) throws -> Bool {
+        for key in ["code", "medicationCodeableConcept", "vaccineCode"] {
+            if let concept = try r.codeableConcept(key), !concept.codings.isEmpty,
+               concept.codings.allSatisfy({ $0.system == absentUnknownSystem }) { return true }
+        }
+        return false
     }
 
     /// An entry of `resource` with the fields every mapping sets the same way.

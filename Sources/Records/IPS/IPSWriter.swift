@@ -163,7 +163,7 @@ struct IPSBundleWriter {
             for identifier in identifiers {
                 guard let value = MarkupText.clean(identifier.value) else { continue }
                 json.beginObject()
-                if SharedCodeSystems.uri(identifier.system) != nil || identifier.system.contains(":") {
+                if identifier.system.contains(":"), !identifier.system.contains(where: \.isWhitespace) {
                     json.key("system"); json.string(identifier.system)
                 }
                 json.key("value"); json.string(value)
@@ -425,7 +425,10 @@ struct IPSBundleWriter {
     /// The fact's codes (those in a system with a URI) and its name as the text.
     private mutating func code(_ fact: SharedFact) {
         json.beginObject()
-        let codings = fact.codes.compactMap { code in code.uri.map { ($0, code.code, code.display.flatMap(MarkupText.clean)) } }
+        // A FHIR code has single spaces inside at most.
+        let codings = fact.codes.compactMap { code in
+            code.uri.map { ($0, code.code.split(whereSeparator: \.isWhitespace).joined(separator: " "), code.display.flatMap(MarkupText.clean)) }
+        }
         if !codings.isEmpty {
             json.key("coding"); json.beginArray()
             for (system, code, display) in codings {

@@ -10,8 +10,8 @@ struct SharedCode: Sendable, Equatable {
     /// The system's URI for FHIR: the one the reader maps to this name, else the name itself when it is a
     /// URI already, else nil (a code in a system that has no URI is written as text only).
     var uri: String? { SharedCodeSystems.uri(system) }
-    /// The system's OID for C-CDA; nil when it has none.
-    var oid: String? { SharedCodeSystems.oid(system) }
+    /// The system's OID for C-CDA; nil when it has none, or when the code has a space (a CDA `cs` has none).
+    var oid: String? { code.contains(where: \.isWhitespace) ? nil : SharedCodeSystems.oid(system) }
 }
 
 /// The store's code-system names (those `FHIRCodeSystems` reads) to FHIR URIs and HL7 OIDs: the reverse
@@ -57,7 +57,10 @@ enum SharedCodeSystems {
         var out: [SharedCode] = []
         for member in object.members {
             for value in member.value.arrayValue ?? [] {
-                if let code = value.stringValue, !code.isEmpty { out.append(SharedCode(system: member.key, code: code)) }
+                // FHIR's `code` and CDA's `cs` allow no white space at the ends (sources send "46008-9 ").
+                if let code = value.stringValue.map(\.trimmedWhitespace), !code.isEmpty {
+                    out.append(SharedCode(system: member.key, code: code))
+                }
             }
         }
         guard !out.isEmpty, raw.utf8.count <= maximumBytes, raw.contains("\"display\"") else { return out }
