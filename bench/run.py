@@ -15,12 +15,15 @@
      (server time p50; targets 5 and 10 ms), an update of the pack from a local publisher, checked, downloaded,
      verified and switched (target < 2 s), idle memory with the library installed and without (target: within
      1 MiB).
+  7. The documents for a doctor of a 10,000-entry person: server time of GET /patients/{id}/ips.json and
+     ccda.xml (target < 200 ms each).
 
 Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
 markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
 Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loopback traffic only)
        bench/run.py --only upload-latency [--bin DIR]     (figure 5 alone: about a minute)
        bench/run.py --only library [--bin DIR]            (figure 6 alone: about half a minute)
+       bench/run.py --only export [--bin DIR]             (figure 7 alone: about a minute)
 DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
@@ -476,6 +479,30 @@ def server_times(daemon, paths, runs):
             "runs": len(times)}
 
 
+EXPORT_ENTRIES = 10_000
+
+
+def export_figure(bin_dir, workdir):
+    """7. The documents for a doctor of a 10,000-entry person: server time of GET ips.json and ccda.xml
+    (target < 200 ms each), and their sizes."""
+    d = bench_daemon(bin_dir, EXPORT_ENTRIES, 2040, workdir, name="state-export")
+    d.start("--idle-lock", "0")
+    patient = json.loads(d.get("/patients.json"))["current"]
+    r = {"entries": EXPORT_ENTRIES}
+    for name, path in (("ips", f"/patients/{patient}/ips.json"), ("ccda", f"/patients/{patient}/ccda.xml")):
+        r[name] = server_times(d, [path], 20)
+        r[name]["bytes"] = len(d.get(path))
+    r["load_average"] = round(os.getloadavg()[0], 2)
+    d.stop()
+    return r
+
+
+def export_lines(r):
+    return [f"Documents for a doctor of a {r['entries']:,}-entry person (target < 200 ms each; load average {r['load_average']}):"] + [
+        f"  {label}: {r[key]['p50_ms']:.1f} ms p50, {r[key]['max_ms']:.1f} ms max over {r[key]['runs']} requests, "
+        f"{r[key]['bytes'] / 1e6:.1f} MB" for key, label in (("ips", "IPS (ips.json)"), ("ccda", "CCD (ccda.xml)"))]
+
+
 def wait_json(daemon, path, condition, timeout=60, interval=0.01):
     deadline = time.monotonic() + timeout
     while True:
@@ -589,7 +616,7 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
                         help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
     parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
-    parser.add_argument("--only", choices=["upload-latency", "library"],
+    parser.add_argument("--only", choices=["upload-latency", "library", "export"],
                         help="run only this figure and print it (upload-latency: page=year while a large upload imports;"
                              " library: about.json, search, an update and memory over the default pack)")
     args = parser.parse_args()
@@ -597,6 +624,13 @@ def main():
         workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
         try:
             print("\n".join(library_lines(library(args.bin, workdir))))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
+    if args.only == "export":
+        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+        try:
+            print("\n".join(export_lines(export_figure(args.bin, workdir))))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return
@@ -695,6 +729,8 @@ def main():
 
         # 6. The health library.
         results["library"] = library(args.bin, workdir)
+        # 7. The documents for a doctor.
+        results["export"] = export_figure(args.bin, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report(results, sizes)
@@ -741,6 +777,9 @@ def report(r, sizes):
       " after the month pages, its readers' page caches full)")
     for line in library_lines(r["library"]):
         w(line)
+    if "export" in r:
+        for line in export_lines(r["export"]):
+            w(line)
     b = r["binary"]
     w(f"release binary: {b.get('installed_mb', '?')} MB as installed (stripped; target < 40 MB), {b['built_mb']} MB as built "
       f"(with symbols and debug information); ICU, FoundationNetworking or FoundationXML symbols in it: {b['heavy_symbols']}")

@@ -25,6 +25,7 @@ import { BackupsPanel } from './js/backups.js';
 import { withoutStruck } from './js/annotations.js';
 import { SummaryView } from './js/summary.js';
 import { ModulesPanel } from './js/modules-panel.js';
+import { SharePanel } from './js/share.js';
 import { OwnReadingsList, readingItem } from './js/readings.js';
 import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguageSetting, t, translate, tn } from './js/strings.js';
 import { AboutEntry } from './js/about-entry.js';
@@ -139,6 +140,8 @@ const summary = new SummaryView(ui.summaryView, {
   onReadingSaved: () => loadSummary(),
   onChooseTiles: (button) => modules.open(button),
 });
+const share = new SharePanel($('#share'), { personId: () => state.patientId });
+$('#share-summary').addEventListener('click', (event) => share.open(event.currentTarget));
 const modules = new ModulesPanel($('#modules'), {
   api,
   personId: () => state.patientId,
@@ -381,6 +384,7 @@ function leaveApp(reason) {
   backups.reset();
   summary.reset();
   modules.close();
+  share.close();
   ui.app.hidden = true;
   signIn.show(reason);
 }

@@ -2798,6 +2798,52 @@ def test_summary_printed_to_pdf(t):
         t.daemon.request("POST", "/patients/current", {"id": t.henry})
 
 
+def test_share_downloads_an_ips(t):
+    """Share, beside Print for a doctor: the dialog lists the documents' sections (the required three checked
+    and fixed), a section unchecked leaves the download's URL; Download IPS saves an International Patient
+    Summary whose JSON is a FHIR document Bundle with its Composition's sections in the documents' order,
+    without the one left out. The printed sheet names its sections as the documents do, in the same order."""
+    t.open("#/summary")
+    downloads = t.daemon.work / "share-downloads"
+    downloads.mkdir(exist_ok=True)
+    t.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    button = t.find("#share-summary")
+    assert button.text == "Share"
+    t.click(button)
+    dialog = t.find("#share")
+    wait_until(lambda: dialog.get_attribute("open") is not None, timeout=5, message="the Share dialog to open")
+    boxes = t.driver.find_elements(By.CSS_SELECTOR, "#share-sections input[type=checkbox]")
+    names = [b.get_attribute("value") for b in boxes]
+    assert names == ["problems", "allergies", "medications", "immunizations", "results", "vital-signs", "procedures", "devices",
+                     "past-illness", "plan-of-care"], names
+    assert [b.get_attribute("value") for b in boxes if not b.is_enabled()] == ["problems", "allergies", "medications"]
+    t.screenshot("share-dialog", full=False)
+    t.click(boxes[names.index("immunizations")])
+    link = t.find("#share-ips")
+    assert "sections=" in link.get_attribute("href") and "immunizations" not in link.get_attribute("href"), link.get_attribute("href")
+    t.click(link)
+    wait_until(lambda: any(p.name.endswith(".ips.json") for p in downloads.iterdir()), timeout=20, message="the downloaded IPS")
+    saved = next(p for p in downloads.iterdir() if p.name.endswith(".ips.json"))
+    bundle = json.loads(saved.read_text())
+    assert bundle["resourceType"] == "Bundle" and bundle["type"] == "document", bundle.get("type")
+    composition = bundle["entry"][0]["resource"]
+    assert composition["resourceType"] == "Composition"
+    titles = [s["title"] for s in composition["section"]]
+    order = ["Problems", "Allergies and intolerances", "Medications", "Immunizations", "Results", "Vital signs", "Procedures",
+             "Medical devices", "History of past illness", "Plan of care"]
+    assert titles[:3] == order[:3] and titles == [o for o in order if o in titles], titles
+    assert "Immunizations" not in titles, titles
+    urls = {e["fullUrl"] for e in bundle["entry"]}
+    entries = [r["reference"] for s in composition["section"] for r in s["entry"]]
+    assert entries and all(r in urls for r in entries), "every section entry is in the Bundle"
+    print(f"  IPS downloaded: {len(titles)} sections, {len(entries)} section entries, {saved.stat().st_size} bytes")
+    t.js("document.querySelector('#share [data-close]').click()")
+    # On paper, the same names in the same order.
+    printed = t.js("return [...document.querySelectorAll('#print-sheet h2')].map((h) => h.textContent.split(' (')[0])")
+    shared = [name for name in printed if name in order]
+    assert shared and shared == [o for o in order if o in shared], printed
+
+
 # ---- Backups & activity: the daemon's backups (the harness gives it a folder) and the audit trail ----
 
 # A token whose name is markup: the trail names it (who created it, who used it), as text.
@@ -3108,6 +3154,7 @@ TESTS = [
     test_blood_pressure_reading_added_from_its_tile,
     test_modules_reordered_and_hidden,
     test_summary_printed_to_pdf,
+    test_share_downloads_an_ips,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,

@@ -9,6 +9,7 @@
 // Everything here comes from the record or the daemon: it goes into the page as text, never as HTML.
 
 import { h, clear } from './dom.js';
+import { sectionTitle } from './share.js';
 import { formatDate, formatDateTime, formatNumber, genderWord, prettyUnit } from './format.js';
 import { ChartGrid, sparkline } from './vitals-chart.js';
 import { KINDS, readingForm, unitWord, youTag } from './readings.js';
@@ -495,30 +496,42 @@ export function fillPrintSheet(sheet, data, person) {
     facts ? h('p', { class: 'print-facts', text: facts }) : null,
     h('p', { class: 'print-meta' }, t('app.summary.printed_from_the_persons_own', 'Printed {now} from the person’s own health record (hreaderd), as of {generated_at}.', { now: formatDate(Date.now() / 1000), generated_at: formatDateTime(data.generated_at ?? Date.now() / 1000) }))));
 
+  // The sections in the order and with the names of the documents for a doctor (Share: js/share.js).
   const problems = byId(data, 'problems-allergies')?.tile;
   if (problems) {
     const list = problems.problems || [];
-    root.append(section(t('app.summary.current_problems', 'Current problems'), list.length
-      ? halves(t('app.summary.current_problems', 'Current problems'), [t('app.summary.problem', 'Problem'), t('app.summary.since_2', 'Since')], list.map((p) => [named(p.description || t('app.summary.not_named', 'Not named'), p.note), p.since != null ? formatDate(p.since) : '—']))
+    root.append(section(sectionTitle('problems'), list.length
+      ? halves(sectionTitle('problems'), [t('app.summary.problem', 'Problem'), t('app.summary.since_2', 'Since')], list.map((p) => [named(p.description || t('app.summary.not_named', 'Not named'), p.note), p.since != null ? formatDate(p.since) : '—']))
       : h('p', null, t('app.summary.no_active_problems_in_the', 'No active problems in the record.'))));
     const allergies = problems.allergies || [];
-    root.append(section(t('app.summary.allergies_2', 'Allergies'), allergies.length
-      ? table(t('app.summary.allergies_2', 'Allergies'), [t('app.summary.allergy', 'Allergy'), t('app.summary.reaction_2', 'Reaction'), t('app.summary.severity_2', 'Severity'), t('app.summary.since_2', 'Since')], allergies.map((a) => [named(a.description || t('app.summary.not_named_in_the_record', 'Not named in the record'), a.note), a.reaction || '—', a.severity || '—', a.since != null ? formatDate(a.since) : '—']))
+    root.append(section(sectionTitle('allergies'), allergies.length
+      ? table(sectionTitle('allergies'), [t('app.summary.allergy', 'Allergy'), t('app.summary.reaction_2', 'Reaction'), t('app.summary.severity_2', 'Severity'), t('app.summary.since_2', 'Since')], allergies.map((a) => [named(a.description || t('app.summary.not_named_in_the_record', 'Not named in the record'), a.note), a.reaction || '—', a.severity || '—', a.since != null ? formatDate(a.since) : '—']))
       : h('p', null, t('app.summary.no_allergies_recorded_in_this', 'No allergies recorded in this record (not the same as no known allergies: ask).'))));
   }
 
   const medications = byId(data, 'medications')?.tile;
   if (medications) {
     const list = medications.active || [];
-    root.append(section(t('app.summary.current_medications', 'Current medications'), list.length
-      ? table(t('app.summary.current_medications', 'Current medications'), [t('app.summary.medication', 'Medication'), t('app.summary.since_2', 'Since'), t('app.summary.dose_2', 'Dose'), t('app.summary.directions', 'Directions')], list.map((m) => [
+    root.append(section(sectionTitle('medications'), list.length
+      ? table(sectionTitle('medications'), [t('app.summary.medication', 'Medication'), t('app.summary.since_2', 'Since'), t('app.summary.dose_2', 'Dose'), t('app.summary.directions', 'Directions')], list.map((m) => [
         named(`${m.description || t('app.summary.not_named', 'Not named')}${m.self_reported ? t('app.summary.added_by_the_person', ' (added by the person)') : ''}`, m.note), m.since != null ? formatDate(m.since) : '—', m.dose || '—', m.directions || '—']))
       : h('p', null, t('app.summary.no_current_medications_in_the', 'No current medications in the record.'))));
   }
 
-  const rows = measurementRows(data);
+  const vaccines = byId(data, 'immunizations')?.tile?.vaccines;
+  if (vaccines) {
+    root.append(section(t('app.summary.immunizations_last_dose_of_each', 'Immunizations (last dose of each vaccine)'), vaccines.length
+      ? halves(t('app.summary.immunizations', 'Immunizations'), [t('app.summary.vaccine', 'Vaccine'), t('app.summary.last_dose', 'Last dose'), t('app.summary.doses', 'Doses')], vaccines.map((v) => [v.name || t('app.summary.not_named', 'Not named'), v.last_date != null ? formatDate(v.last_date) : '—', v.doses != null ? String(v.doses) : '—']), {}, 4)
+      : h('p', null, t('app.summary.no_immunizations_in_the_record', 'No immunizations in the record.'))));
+  }
+
+  const results = resultRows(data);
+  if (results.length) {
+    root.append(section(sectionTitle('results'), table(sectionTitle('results'), [t('app.summary.measurement', 'Measurement'), t('app.summary.value', 'Value'), t('app.summary.date', 'Date'), t('app.summary.interpretation', 'Interpretation')], results, { className: 'measurements' })));
+  }
+  const rows = vitalRows(data);
   if (rows.length) {
-    const measured = section(t('app.summary.latest_measurements', 'Latest measurements'), table(t('app.summary.latest_measurements', 'Latest measurements'), [t('app.summary.measurement', 'Measurement'), t('app.summary.value', 'Value'), t('app.summary.date', 'Date'), t('app.summary.interpretation', 'Interpretation')], rows, { className: 'measurements' }));
+    const measured = section(sectionTitle('vital-signs'), table(sectionTitle('vital-signs'), [t('app.summary.measurement', 'Measurement'), t('app.summary.value', 'Value'), t('app.summary.date', 'Date'), t('app.summary.interpretation', 'Interpretation')], rows, { className: 'measurements' }));
     const pressure = byId(data, 'blood-pressure')?.tile;
     const recent = (pressure?.readings || []).slice(-8);
     if (recent.length > 1) {
@@ -530,13 +543,6 @@ export function fillPrintSheet(sheet, data, person) {
     root.append(measured);
   }
 
-  const vaccines = byId(data, 'immunizations')?.tile?.vaccines;
-  if (vaccines) {
-    root.append(section(t('app.summary.immunizations_last_dose_of_each', 'Immunizations (last dose of each vaccine)'), vaccines.length
-      ? halves(t('app.summary.immunizations', 'Immunizations'), [t('app.summary.vaccine', 'Vaccine'), t('app.summary.last_dose', 'Last dose'), t('app.summary.doses', 'Doses')], vaccines.map((v) => [v.name || t('app.summary.not_named', 'Not named'), v.last_date != null ? formatDate(v.last_date) : '—', v.doses != null ? String(v.doses) : '—']), {}, 4)
-      : h('p', null, t('app.summary.no_immunizations_in_the_record', 'No immunizations in the record.'))));
-  }
-
   // Modules the app has no layout for: their message, so that nothing shown on screen is lost on paper.
   const others = (data.modules || []).filter((m) => !TILES[m.id] && m.message);
   if (others.length) {
@@ -544,7 +550,8 @@ export function fillPrintSheet(sheet, data, person) {
   }
 }
 
-function measurementRows(data) {
+/** Vital signs on paper: blood pressure, weight, height, BMI. */
+function vitalRows(data) {
   const rows = [];
   const pressure = byId(data, 'blood-pressure')?.tile;
   if (pressure?.latest) {
@@ -566,6 +573,12 @@ function measurementRows(data) {
       rows.push(['BMI', `${formatNumber(latest.bmi)} kg/m²`, formatDate(latest.date), judged]);
     }
   }
+  return rows;
+}
+
+/** Results on paper: glucose, HbA1c, cholesterol. */
+function resultRows(data) {
+  const rows = [];
   const sugar = byId(data, 'blood-sugar')?.tile;
   if (sugar?.glucose) {
     const g = sugar.glucose;

@@ -16,12 +16,15 @@ enum LinkedTimelineQuery {
         var codes: String
         var source: String
 
-        /// What makes two entries one fact; nil when an entry has no codes to tell it by.
-        var factKey: String? {
-            if type == .vitalSign { return "\(type.rawValue)|\(description ?? "")|\(date.map(String.init) ?? "")|\(value.map { "\($0)" } ?? "")" }
-            guard codes != "{}" else { return nil }
-            return "\(type.rawValue)|\(codes)|\(date.map(String.init) ?? "")"
-        }
+        var factKey: String? { LinkedTimelineQuery.factKey(type: type, codes: codes, date: date, description: description, value: value) }
+    }
+
+    /// What makes two entries one fact (the timeline's rule, the shared documents' too): the same type, codes
+    /// and date; for a vital sign the same description, date and value. Nil when an entry has no codes to tell it by.
+    static func factKey(type: EntryType, codes: String, date: Int64?, description: String?, value: Double?) -> String? {
+        if type == .vitalSign { return "\(type.rawValue)|\(description ?? "")|\(date.map(String.init) ?? "")|\(value.map { "\($0)" } ?? "")" }
+        guard codes != "{}" else { return nil }
+        return "\(type.rawValue)|\(codes)|\(date.map(String.init) ?? "")"
     }
 
     static let columns = "type, timeline_json, id, date, description, value, units, codes"

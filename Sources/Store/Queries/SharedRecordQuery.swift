@@ -1,7 +1,7 @@
 import HealthRecord
 
 /// The record handed to a doctor (`SharedRecord`): the person's every linked part, read in one snapshot,
-/// each fact once by the summary's rule (`SummaryQuery.factKey`), the entries the person struck out left
+/// each fact once by the timeline's rule (`LinkedTimelineQuery.factKey`), the entries the person struck out left
 /// out and counted, their notes kept with the entries.
 enum SharedRecordQuery {
     static func read(patientID: String, in db: Database) throws -> SharedRecord? {
@@ -51,8 +51,12 @@ enum SharedRecordQuery {
                 }
                 let item = SharedRecord.Item(entry: entry, rawJSON: row.string(12), note: annotation?.note)
                 guard members.count > 1 else { record.items.append(item); return }
-                // A fact two linked sources both hold goes once; a note on either stays with it.
-                let key = SummaryQuery.factKey(entry)
+                // A fact two linked sources both hold goes once (the timeline's rule); a note on either stays with it.
+                guard let key = LinkedTimelineQuery.factKey(type: entry.type, codes: entry.codesJSON, date: entry.date,
+                                                            description: entry.description, value: entry.value) else {
+                    record.items.append(item)
+                    return
+                }
                 if let index = indexOfFact[key] {
                     if record.items[index].note == nil { record.items[index].note = item.note }
                     return
