@@ -4,6 +4,8 @@
 #   make check           every test: the Swift tests, then fuzzing, the reliability runs and the browser
 #                        tests (scripts/test.sh, the same as .ci/run and the README's test command)
 #   make bench           the benchmarks, with their figures
+#   make validate-exports  the IPS and the CCD of the shared samples, the demo family and 20 vendor-corpus
+#                        people through both offline validators, and read back (long: minutes a CCD)
 #   make install         install the binary, the web app, the default library pack and the systemd units
 #                        (PREFIX=/usr/local, DESTDIR= for staging, UNITDIR=$(PREFIX)/lib/systemd/system)
 # Missing Debian packages (scripts/install-deps.sh): as root they are installed with apt-get; as another
@@ -16,7 +18,7 @@ DOCDIR ?= $(PREFIX)/share/doc/hreaderd
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SWIFT ?= swift
 
-.PHONY: all build test check bench install uninstall
+.PHONY: all build test check bench install uninstall validate-exports
 
 all: build
 
@@ -27,6 +29,7 @@ build:
 
 test:
 	scripts/install-deps.sh
+	scripts/install-validators.sh >/dev/null
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
@@ -35,6 +38,12 @@ check:
 
 bench:
 	scripts/bench.sh
+
+validate-exports:
+	scripts/install-deps.sh
+	$(SWIFT) build --product hreaderd
+	$(SWIFT) build --product generate-records
+	/usr/bin/python3 scripts/validate-exports.py --long
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/timeline $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)

@@ -52,16 +52,19 @@ enum SharedCodeSystems {
     /// An entry's codes from its canonical codes JSON (`{"LOINC":["8480-6"]}`), with the displays its
     /// source JSON gave (FHIR codings), in system order.
     static func codes(json: String, raw: String) -> [SharedCode] {
-        guard json != "{}", case .object(let object)? = try? JSONDocument.parse(Array(json.utf8), maxBytes: maximumBytes, maxDepth: 4)
-        else { return [] }
-        var out: [SharedCode] = []
-        for member in object.members {
-            for value in member.value.arrayValue ?? [] {
-                // FHIR's `code` and CDA's `cs` allow no white space at the ends (sources send "46008-9 ").
-                if let code = value.stringValue.map(\.trimmedWhitespace), !code.isEmpty {
-                    out.append(SharedCode(system: member.key, code: code))
+        guard json != "{}" else { return [] }
+        var out = plainCodes(json) ?? []
+        if out.isEmpty, case .object(let object)? = try? JSONDocument.parse(Array(json.utf8), maxBytes: maximumBytes, maxDepth: 4) {
+            for member in object.members {
+                for value in member.value.arrayValue ?? [] {
+                    if let code = value.stringValue { out.append(SharedCode(system: member.key, code: code)) }
                 }
             }
+        }
+        // FHIR's `code` and CDA's `cs` allow no white space at the ends (sources send "46008-9 ").
+        out = out.compactMap { code in
+            let trimmed = code.code.trimmedWhitespace
+            return trimmed.isEmpty ? nil : SharedCode(system: code.system, code: trimmed)
         }
         guard !out.isEmpty, raw.utf8.count <= maximumBytes, raw.contains("\"display\"") else { return out }
         let displays = displays(in: raw)
@@ -70,6 +73,47 @@ enum SharedCodeSystems {
             out[index].display = displays[out[index].system + "|" + out[index].code]
         }
         return out
+    }
+
+    /// The canonical codes JSON the store writes (`{"LOINC":["8480-6"],"SNOMED-CT":["1","2"]}`) read byte by
+    /// byte; nil when it holds anything else (an escape, a space), which the JSON reader then reads.
+    static func plainCodes(_ json: String) -> [SharedCode]? {
+        var json = json
+        return json.withUTF8 { bytes -> [SharedCode]? in
+            var out: [SharedCode] = []
+            var index = 0
+            func take(_ byte: UInt8) -> Bool {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            func string() -> String? {
+                guard take(UInt8(ascii: "\"")) else { return nil }
+                let start = index
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { return nil }
+                    index += 1
+                }
+                guard index < bytes.count else { return nil }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            guard take(UInt8(ascii: "{")) else { return nil }
+            if take(UInt8(ascii: "}")) { return index == bytes.count ? [] : nil }
+            repeat {
+                guard let system = string(), take(UInt8(ascii: ":")), take(UInt8(ascii: "[")) else { return nil }
+                if !take(UInt8(ascii: "]")) {
+                    repeat {
+                        guard let code = string() else { return nil }
+                        out.append(SharedCode(system: system, code: code))
+                    } while take(UInt8(ascii: ","))
+                    guard take(UInt8(ascii: "]")) else { return nil }
+                }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")), index == bytes.count else { return nil }
+            return out
+        }
     }
 
     /// A source larger than this is not read for displays.

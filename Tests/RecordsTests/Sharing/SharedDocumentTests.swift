@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import HealthRecord
 @testable import Records
 import Testing
@@ -117,7 +114,10 @@ struct SharedDocumentTests {
     func ccdShape() throws {
         let bytes = CCDWriter.write(Self.record, options: SharingOptions(now: Self.now))
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(XMLParser(data: Data(bytes)).parse())
+        // Well-formed: the project's own XML reader (libxml2) reads it, with its sections.
+        let document = try Records.XMLDocument(bytes)
+        // Problems, allergies (NI), medications, immunizations, results, vital signs, past illness, social history (NI).
+        #expect(document.count("//*[local-name()='section']") == 8)
         #expect(text.contains("Asthma &lt;script&gt;alert(1)&lt;/script&gt; &amp; \u{FFFD}wheeze"))
         #expect(!text.contains("<script") && !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(text.contains(#"<section nullFlavor="NI">"#)) // no allergies
@@ -127,6 +127,19 @@ struct SharedDocumentTests {
         #expect(text.contains(#"<tr ID="s1r1">"#) && text.contains(##"<reference value="#s1r1"/>"##))
         #expect(text.contains("2.16.840.1.113883.10.20.22.4.64")) // the note, a Comment Activity
         #expect(text.contains("2 entries the person marked as wrong are left out."))
+    }
+
+    @Test("codes: the store's canonical JSON read byte by byte, anything else by the JSON reader, codes trimmed")
+    func codes() {
+        #expect(SharedCodeSystems.plainCodes(#"{"LOINC":["8480-6"],"SNOMED-CT":["1","2"]}"#)
+                == [SharedCode(system: "LOINC", code: "8480-6"), SharedCode(system: "SNOMED-CT", code: "1"), SharedCode(system: "SNOMED-CT", code: "2")])
+        #expect(SharedCodeSystems.plainCodes("{}") == [])
+        #expect(SharedCodeSystems.plainCodes(#"{"A":["x\"y"]}"#) == nil) // an escape: not plain
+        #expect(SharedCodeSystems.plainCodes(#"{"A":["x"]} "#) == nil)
+        #expect(SharedCodeSystems.codes(json: #"{"A":["x\"y"," 46008-9 ",""]}"#, raw: "{}")
+                == [SharedCode(system: "A", code: "x\"y"), SharedCode(system: "A", code: "46008-9")])
+        #expect(MarkupText.clean("  plain  ") == "plain" && MarkupText.clean("a\u{1}b") == "a\u{FFFD}b" && MarkupText.clean(" \t ") == nil)
+        #expect(MarkupText.escaped("<a href='x'>&\u{FFFE}") == "&lt;a href=&apos;x&apos;&gt;&amp;\u{FFFD}")
     }
 
     @Test("both validators pass the documents of a person with no allergies and markup in their text",
