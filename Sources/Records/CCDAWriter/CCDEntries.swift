@@ -174,7 +174,7 @@ extension CCDDocumentWriter {
     private mutating func measurement(_ fact: SharedFact) {
         if let value = fact.value, value.isFinite {
             let number = SharedContent.number(value)
-            if let units = fact.units, units.contains(" ") {
+            if let units = fact.units, units.utf8.contains(0x20) {
                 xml.open("value", [("xsi:type", "PQ"), ("nullFlavor", "OTH"), ("unit", "1")])
                 xml.open("translation", [("value", number), ("nullFlavor", "OTH")])
                 xml.text("originalText", units)

@@ -30,9 +30,15 @@ enum ResourceUUID {
         var bytes = Array(SHA256.hash(input).prefix(16))
         bytes[6] = bytes[6] & 0x0f | 0x50
         bytes[8] = bytes[8] & 0x3f | 0x80
-        let hex = StableID.hex(bytes)
-        let h = Array(hex)
-        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xf)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
@@ -328,7 +334,7 @@ struct IPSBundleWriter {
             json.key("value"); json.number(value)
             if let units = fact.units {
                 json.key("unit"); json.string(units)
-                if !units.contains(" ") {
+                if !units.utf8.contains(0x20) {
                     json.key("system"); json.string(IPSWriter.ucum)
                     json.key("code"); json.string(units)
                 }
@@ -427,7 +433,10 @@ struct IPSBundleWriter {
         json.beginObject()
         // A FHIR code has single spaces inside at most.
         let codings = fact.codes.compactMap { code in
-            code.uri.map { ($0, code.code.split(whereSeparator: \.isWhitespace).joined(separator: " "), code.display.flatMap(MarkupText.clean)) }
+            code.uri.map { uri in
+                let single = code.code.utf8.contains(where: { $0 <= 0x20 }) ? code.code.split(whereSeparator: \.isWhitespace).joined(separator: " ") : code.code
+                return (uri, single, code.display.flatMap(MarkupText.clean))
+            }
         }
         if !codings.isEmpty {
             json.key("coding"); json.beginArray()

@@ -83,10 +83,29 @@ enum SharedTime {
         return (CivilDate(epochDays: days), rest / 3600, rest % 3600 / 60, rest % 60)
     }
 
-    /// FHIR `dateTime`/`instant`: `2012-04-15T10:30:00Z`.
+    /// FHIR `dateTime`/`instant`: `2012-04-15T10:30:00Z` (written byte by byte: a record has tens of thousands).
     static func fhir(_ seconds: Int64) -> String {
         let (day, hour, minute, second) = parts(seconds)
-        return "\(year(day.year))-\(two(day.month))-\(two(day.day))T\(two(hour)):\(two(minute)):\(two(second))Z"
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(min(max(day.year, 1), 9999), 4)
+        out.append(UInt8(ascii: "-")); digits(day.month, 2)
+        out.append(UInt8(ascii: "-")); digits(day.day, 2)
+        out.append(UInt8(ascii: "T")); digits(hour, 2)
+        out.append(UInt8(ascii: ":")); digits(minute, 2)
+        out.append(UInt8(ascii: ":")); digits(second, 2)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// FHIR `date`: `2012-04-15`.

@@ -11,7 +11,7 @@ struct SharedCode: Sendable, Equatable {
     /// URI already, else nil (a code in a system that has no URI is written as text only).
     var uri: String? { SharedCodeSystems.uri(system) }
     /// The system's OID for C-CDA; nil when it has none, or when the code has a space (a CDA `cs` has none).
-    var oid: String? { code.contains(where: \.isWhitespace) ? nil : SharedCodeSystems.oid(system) }
+    var oid: String? { code.utf8.contains(where: { $0 <= 0x20 }) ? nil : SharedCodeSystems.oid(system) }
 }
 
 /// The store's code-system names (those `FHIRCodeSystems` reads) to FHIR URIs and HL7 OIDs: the reverse
@@ -46,7 +46,7 @@ enum SharedCodeSystems {
 
     static func isOID(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.first != UInt8(ascii: ".") && text.utf8.last != UInt8(ascii: ".")
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") } && text.contains(".")
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") } && text.utf8.contains(UInt8(ascii: "."))
     }
 
     /// An entry's codes from its canonical codes JSON (`{"LOINC":["8480-6"]}`), with the displays its
@@ -63,10 +63,13 @@ enum SharedCodeSystems {
         }
         // FHIR's `code` and CDA's `cs` allow no white space at the ends (sources send "46008-9 ").
         out = out.compactMap { code in
+            guard let first = code.code.utf8.first, let last = code.code.utf8.last, first <= 0x20 || last <= 0x20 else {
+                return code.code.isEmpty ? nil : code
+            }
             let trimmed = code.code.trimmedWhitespace
             return trimmed.isEmpty ? nil : SharedCode(system: code.system, code: trimmed)
         }
-        guard !out.isEmpty, raw.utf8.count <= maximumBytes, raw.contains("\"display\"") else { return out }
+        guard !out.isEmpty, raw.utf8.count <= maximumBytes, Self.mentionsDisplay(raw) else { return out }
         let displays = displays(in: raw)
         guard !displays.isEmpty else { return out }
         for index in out.indices {
@@ -113,6 +116,25 @@ enum SharedCodeSystems {
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")), index == bytes.count else { return nil }
             return out
+        }
+    }
+
+    /// Whether the source JSON has a `"display"` key at all (a byte search: most sources have none).
+    static func mentionsDisplay(_ raw: String) -> Bool {
+        var raw = raw
+        let needle = Array("\"display\"".utf8)
+        return raw.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            while index <= bytes.count - needle.count {
+                if bytes[index] == needle[0] && bytes[index + 1] == needle[1] {
+                    var match = true
+                    for offset in 2..<needle.count where bytes[index + offset] != needle[offset] { match = false; break }
+                    if match { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
 
