@@ -27,7 +27,7 @@ extension CCDDocumentWriter {
         id(fact, part: "concern")
         xml.empty("code", [("code", "CONC"), ("codeSystem", "2.16.840.1.113883.5.6"), ("displayName", "Concern")])
         xml.empty("statusCode", [("code", ended ? "completed" : "active")])
-        interval(low: fact.start ?? fact.time, high: fact.end)
+        interval(low: fact.time ?? fact.start, high: fact.end, highKnown: !ended)
         xml.open("entryRelationship", [("typeCode", "SUBJ")])
         problemObservation(fact, reference: reference)
         xml.close()
@@ -43,7 +43,7 @@ extension CCDDocumentWriter {
         xml.close()
         text(reference)
         xml.empty("statusCode", [("code", "completed")])
-        interval(low: fact.start ?? fact.time, high: fact.end)
+        interval(low: fact.time ?? fact.start, high: fact.end)
         coded("value", fact, reference: reference, type: "CD")
         comment(fact, reference: reference)
         xml.close()
@@ -56,7 +56,7 @@ extension CCDDocumentWriter {
         id(fact, part: "concern")
         xml.empty("code", [("code", "CONC"), ("codeSystem", "2.16.840.1.113883.5.6"), ("displayName", "Concern")])
         xml.empty("statusCode", [("code", ended ? "completed" : "active")])
-        interval(low: fact.start ?? fact.time ?? fact.end, high: nil)
+        interval(low: fact.time ?? fact.start ?? fact.end, high: nil, highKnown: !ended)
         xml.open("entryRelationship", [("typeCode", "SUBJ")])
         xml.open("observation", [("classCode", "OBS"), ("moodCode", "EVN")])
         templateIDs("2.16.840.1.113883.10.20.22.4.7", "2014-06-09")
@@ -64,7 +64,7 @@ extension CCDDocumentWriter {
         xml.empty("code", [("code", "ASSERTION"), ("codeSystem", "2.16.840.1.113883.5.4")])
         text(reference)
         xml.empty("statusCode", [("code", "completed")])
-        interval(low: fact.start ?? fact.time ?? fact.end, high: nil)
+        interval(low: fact.time ?? fact.start ?? fact.end, high: nil)
         xml.empty("value", [("xsi:type", "CD"), ("code", "419199007"), ("codeSystem", Self.snomed), ("codeSystemName", "SNOMED-CT"),
                             ("displayName", "Allergy to substance (disorder)")])
         xml.open("participant", [("typeCode", "CSM")])
@@ -88,7 +88,7 @@ extension CCDDocumentWriter {
         id(fact)
         text(reference)
         xml.empty("statusCode", [("code", CCDStatus.medication(fact))])
-        interval(low: fact.start ?? fact.time, high: fact.end, type: "IVL_TS")
+        interval(low: fact.time ?? fact.start, high: fact.end, type: "IVL_TS")
         // The dose is not in the record (the directions, when known, are in the narrative).
         xml.empty("doseQuantity", [("nullFlavor", "UNK")])
         xml.open("consumable")
@@ -249,7 +249,7 @@ extension CCDDocumentWriter {
         coded("code", fact, reference: reference)
         text(reference)
         xml.empty("statusCode", [("code", "active")])
-        if fact.start != nil || fact.end != nil || fact.time != nil { interval(low: fact.start ?? fact.time, high: fact.end) }
+        if fact.start != nil || fact.end != nil || fact.time != nil { interval(low: fact.time ?? fact.start, high: fact.end) }
         comment(fact, reference: reference)
         xml.close()
     }
@@ -291,10 +291,12 @@ extension CCDDocumentWriter {
         if let time { xml.empty("effectiveTime", [("value", SharedTime.hl7(time))]) } else { xml.empty("effectiveTime", [("nullFlavor", "UNK")]) }
     }
 
-    private mutating func interval(low: Int64?, high: Int64?, type: String? = nil) {
+    /// `low` (UNK when unknown) and `high`; a concern that is completed must say its end, UNK when it is not
+    /// known (`highKnown` false).
+    private mutating func interval(low: Int64?, high: Int64?, type: String? = nil, highKnown: Bool = true) {
         xml.open("effectiveTime", [("xsi:type", type)])
         if let low { xml.empty("low", [("value", SharedTime.hl7(low))]) } else { xml.empty("low", [("nullFlavor", "UNK")]) }
-        if let high { xml.empty("high", [("value", SharedTime.hl7(high))]) }
+        if let high { xml.empty("high", [("value", SharedTime.hl7(high))]) } else if !highKnown { xml.empty("high", [("nullFlavor", "UNK")]) }
         xml.close()
     }
 

@@ -255,7 +255,7 @@ struct IPSBundleWriter {
         concept([("http://terminology.hl7.org/CodeSystem/condition-clinical", IPSStatus.condition(fact), nil)], text: nil)
         json.key("code"); code(fact)
         json.key("subject"); reference(patientUUID)
-        if let onset = fact.start ?? fact.time { json.key("onsetDateTime"); json.string(SharedTime.fhir(onset)) }
+        if let onset = fact.time ?? fact.start { json.key("onsetDateTime"); json.string(SharedTime.fhir(onset)) }
         if let end = fact.end { json.key("abatementDateTime"); json.string(SharedTime.fhir(end)) }
         note(fact)
         end()
@@ -267,7 +267,7 @@ struct IPSBundleWriter {
         concept([("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", IPSStatus.allergy(fact), nil)], text: nil)
         json.key("code"); code(fact)
         json.key("patient"); reference(patientUUID)
-        if let onset = fact.start ?? fact.time ?? fact.end { json.key("onsetDateTime"); json.string(SharedTime.fhir(onset)) }
+        if let onset = fact.time ?? fact.start ?? fact.end { json.key("onsetDateTime"); json.string(SharedTime.fhir(onset)) }
         note(fact)
         if let reaction = MarkupText.clean(AllergyDetails.read(fact.rawJSON).reaction) {
             json.key("reaction"); json.beginArray(); json.beginObject()
@@ -285,7 +285,7 @@ struct IPSBundleWriter {
         if fact.start == nil, fact.end == nil, let time = fact.time {
             json.key("effectiveDateTime"); json.string(SharedTime.fhir(time))
         } else if fact.start != nil || fact.end != nil {
-            period("effectivePeriod", start: fact.start ?? fact.time, end: fact.end)
+            period("effectivePeriod", start: fact.time ?? fact.start, end: fact.end)
         } else {
             absentPeriod()
         }
@@ -391,7 +391,7 @@ struct IPSBundleWriter {
         json.key("title"); json.string(fact.name)
         json.key("subject"); reference(patientUUID)
         if fact.start != nil || fact.time != nil || fact.end != nil {
-            period("period", start: fact.start ?? fact.time, end: fact.end)
+            period("period", start: fact.time ?? fact.start, end: fact.end)
         }
         note(fact)
         end()
