@@ -46,6 +46,10 @@ public enum SharedSamples {
     public static let fhir = SharedSampleFolder(name: "fhir-samples", environmentOverride: "HREADERD_FHIR_SAMPLES")
     public static let ccda = SharedSampleFolder(name: "ccda-samples", environmentOverride: "HREADERD_CCDA_SAMPLES")
     public static let growth = SharedSampleFolder(name: "growth", environmentOverride: "HREADERD_GROWTH_TABLES")
+    /// 196 certification C-CDA documents of 25 vendors, a folder each.
+    public static let ccdaVendors = SharedSampleFolder(name: "ccda-vendors", environmentOverride: "HREADERD_CCDA_VENDORS")
+    /// FHIR files of real producers and specifications, a folder each.
+    public static let fhirVendors = SharedSampleFolder(name: "fhir-vendors", environmentOverride: "HREADERD_FHIR_VENDORS")
 
     // The RHEx samples, the ones most tests read.
     public static var directory: String { rhex.directory }

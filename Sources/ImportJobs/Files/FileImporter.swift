@@ -152,6 +152,7 @@ public struct FileImporter: Sendable {
                 var entry = ImportReport.Patient(reference: patient.reference, name: patient.record?.name ?? "")
                 entry.kept = patient.kept
                 entry.enteredInError = patient.enteredInError
+                entry.accounting = patient.accounting
                 entry.warnings = patient.warnings
                 entry.error = patient.error
                 patients.append(PlannedPatient(report: entry, record: patient.record, options: options, pending: patient.pending))
@@ -160,9 +161,11 @@ public struct FileImporter: Sendable {
         for document in documents {
             // A document is a summary at one time: it adds and updates, never removes (a newer one may say less).
             var report = ImportReport.Patient(reference: document.record.recordID, name: document.record.name)
-            report.enteredInError = document.negated
+            report.enteredInError = document.accounting.leftOut[ImportAccounting.LeftOut.enteredInError.rawValue] ?? 0
+            report.accounting = document.accounting
+            report.accountingUnit = "entries"
             report.warnings = document.narrativeOnly.map { "the section \($0) has narrative only: kept as text (documents.json, the export)" }
-            if document.repeated > 0 { report.warnings.append("\(document.repeated) entries given twice in the document were imported once") }
+            report.warnings += document.warnings
             var ccdaOptions = options
             ccdaOptions.mode = .merge
             patients.append(PlannedPatient(report: report, record: document.record, options: ccdaOptions))
@@ -234,6 +237,7 @@ public struct FileImporter: Sendable {
                     (summary, tally) = try await StreamedFHIRImport.run(record, pending: pending, store: store, sourceName: sourceName,
                                                                         options: patients[index].options)
                     patients[index].report.enteredInError += tally.enteredInError
+                    patients[index].report.accounting = (patients[index].report.accounting ?? ImportAccounting()) + tally.accounting
                 } else {
                     summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
                 }
@@ -253,11 +257,13 @@ public struct FileImporter: Sendable {
                 patients[index].report.error = Self.stoppedReason
                 patients[index].report.kept = [:]
                 patients[index].report.enteredInError = 0
+                patients[index].report.accounting = nil
             } catch let error as FHIRError {
                 // Found while the record was mapped and written: nothing of the patient was written.
                 patients[index].report.error = error.description
                 patients[index].report.kept = [:]
                 patients[index].report.enteredInError = 0
+                patients[index].report.accounting = nil
             } catch {
                 patients[index].report.error = "cannot store: \(error)"
             }

@@ -28,9 +28,14 @@ public struct ImportReport: Sendable {
         /// Resources kept with the patient, not shown, by resource type.
         public var kept: [String: Int] = [:]
         public var enteredInError = 0
+        /// What became of every statement (C-CDA) or resource of a mapped type (FHIR) of this patient; nil
+        /// for an RHEx record (a record is its entries).
+        public var accounting: ImportAccounting?
         public var warnings: [String] = []
         /// Why nothing of this patient was imported.
         public var error: String?
+        /// What `accounting` counts: `entries` (a C-CDA document's statements) or `resources` (FHIR).
+        public var accountingUnit = "resources"
     }
 
     public var files: [File] = []
@@ -114,6 +119,16 @@ public struct ImportReport: Sendable {
             json.endObject()
             json.key("kept"); Self.write(patient.kept, to: &json)
             json.key("entered_in_error"); json.int(Int64(patient.enteredInError))
+            if let accounting = patient.accounting {
+                json.key("accounted")
+                json.beginObject()
+                json.key("unit"); json.string(patient.accountingUnit)
+                json.key("elements"); json.int(Int64(accounting.elements))
+                json.key("imported"); json.int(Int64(accounting.imported))
+                json.key("merged"); json.int(Int64(accounting.merged))
+                json.key("left_out"); Self.write(accounting.leftOut, to: &json)
+                json.endObject()
+            }
             json.key("warnings"); json.beginArray(); for w in patient.warnings { json.string(w) }; json.endArray()
             json.key("error"); json.string(patient.error)
             json.endObject()
@@ -136,6 +151,25 @@ public struct ImportReport: Sendable {
         json.endObject()
     }
 
+    static func formatName(_ format: String) -> String {
+        switch format {
+        case "ccda": return "C-CDA"
+        case "fhir": return "FHIR"
+        case "rhex": return "RHEx"
+        default: return format.uppercased()
+        }
+    }
+
+    /// What a file's count counts: a C-CDA document's entries (its clinical statements), FHIR resources,
+    /// an RHEx file's records.
+    static func unit(of format: String, _ count: Int) -> String {
+        switch format {
+        case "ccda": return count == 1 ? "entry" : "entries"
+        case "rhex": return count == 1 ? "record" : "records"
+        default: return count == 1 ? "resource" : "resources"
+        }
+    }
+
     private static func write(_ counts: [String: Int], to json: inout JSONWriter) {
         json.beginObject()
         for key in counts.keys.sorted() { json.key(key); json.int(Int64(counts[key]!)) }
@@ -151,7 +185,7 @@ public struct ImportReport: Sendable {
             if let error = file.error {
                 out.append("\(file.name): not imported: \(error)")
             } else {
-                out.append("\(file.name): \(file.format.uppercased()) \(file.shape), \(file.resources) resource\(file.resources == 1 ? "" : "s")")
+                out.append("\(file.name): \(Self.formatName(file.format)) \(file.shape), \(file.resources) \(Self.unit(of: file.format, file.resources))")
             }
         }
         for patient in patients {
@@ -174,7 +208,11 @@ public struct ImportReport: Sendable {
             if !patient.kept.isEmpty {
                 out.append("    kept, not shown: " + patient.kept.keys.sorted().map { "\($0) \(patient.kept[$0]!)" }.joined(separator: ", "))
             }
-            if patient.enteredInError > 0 { out.append("    left out, entered in error: \(patient.enteredInError)") }
+            if let accounting = patient.accounting {
+                out.append("    accounted: " + accounting.words(unit: patient.accountingUnit))
+            } else if patient.enteredInError > 0 {
+                out.append("    left out, entered in error: \(patient.enteredInError)")
+            }
             for warning in patient.warnings { out.append("    warning: \(warning)") }
         }
         if !unowned.isEmpty {

@@ -3,42 +3,94 @@ import HealthRecord
 /// One section's entries to the store's: the clinical statement of each entry template, its code (or, for
 /// problems and allergies, the value or substance that says what it is), its times, value and status.
 /// One function a kind of statement; `docs/import-mapping.md` is this file as tables.
+///
+/// Every statement found is accounted for (`accounting`): an entry, the same fact again (merged), or left
+/// out for a reason. Ids are evidence, not identity: an id two different facts carry in one document names
+/// neither, and they are known by their content (`finish`).
 struct CCDAEntryReader {
     let values: CCDAValues
-    private(set) var entries: [Entry] = []
-    private(set) var negated = 0
-    private(set) var repeated = 0
-    /// Statements that name nothing (a code with only a nullFlavor, no text, no value): left out.
-    private(set) var unnamed = 0
-    private var seen = Set<String>()
+    private(set) var accounting = ImportAccounting()
+    private(set) var warnings: [String] = []
+    /// The facts read, in document order, before `finish` gives them their ids.
+    private var facts: [Fact] = []
+    /// Conditions stated inside other statements (a medication's indication, an encounter's diagnosis):
+    /// entries only when no condition of the document already says them.
+    private var statedConditions: [Fact] = []
+
+    /// Statements read from one `entry` at most (a lab panel is tens): the rest are left out, with a warning.
+    static let maxStatementsPerEntry = 1_000
+    /// Facts nested in another statement are looked for this many `entryRelationship`s deep at most.
+    static let maxNestedDepth = 8
 
     init(values: CCDAValues) {
         self.values = values
     }
 
+    /// One fact read, with what its id and its content are.
+    struct Fact {
+        var entry: Entry
+        /// The statement's `id`, `root|extension`.
+        var sourceID: String?
+    }
+
+    /// The entries of the document, each once, in document order (after `finish`).
+    private(set) var entries: [Entry] = []
+
+    /// Facts read so far (a section's share of the document: the difference before and after it).
+    var factCount: Int { facts.count + statedConditions.count }
+
     mutating func read(_ entry: XMLNode, in section: CCDASection) {
+        let before = accounting.elements
         switch section {
         case .problems:
-            for observation in entry.nodes(Self.concernObservations) {
+            for observation in statements(entry, Self.concernObservations, in: section) {
                 problem(observation, act: observation.node("ancestor::hl7:act[1]"))
             }
         case .allergies:
-            for observation in entry.nodes(Self.concernObservations) {
+            for observation in statements(entry, Self.concernObservations, in: section) {
                 allergy(observation, act: observation.node("ancestor::hl7:act[1]"))
             }
         case .medications, .immunizations:
             if let administration = entry.node(".//hl7:substanceAdministration[not(ancestor::hl7:substanceAdministration)]") {
                 substance(administration, as: section)
+                if section == .medications {
+                    for indication in nested(administration, "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.19']") {
+                        statedCondition(indication)
+                    }
+                }
             }
         case .results, .vitalSigns, .functionalStatus:
-            let observations = entry.nodes(".//hl7:observation[not(ancestor::hl7:observation)]")
-            for observation in observations { measured(observation, as: section.entryType) }
+            for observation in statements(entry, ".//hl7:observation[not(ancestor::hl7:observation)]", in: section) {
+                measured(observation, as: section.entryType)
+            }
         case .encounters:
-            if let encounter = entry.node(".//hl7:encounter") { simple(encounter, as: .encounter, section: section) }
+            if let encounter = entry.node(".//hl7:encounter") {
+                simple(encounter, as: .encounter, section: section)
+                // Encounter diagnoses (4.80): their problems, when the problem list lacks them.
+                for diagnosis in nested(encounter, "hl7:act[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.80']"
+                                        + "/hl7:entryRelationship/hl7:observation") {
+                    statedCondition(diagnosis)
+                }
+            }
         case .procedures:
-            if let statement = entry.node("hl7:procedure | hl7:observation | hl7:act") { simple(statement, as: .procedure, section: section) }
+            if let statement = entry.node("hl7:procedure | hl7:observation | hl7:act") {
+                simple(statement, as: .procedure, section: section)
+                // Results of the procedure (a biopsy's findings): results of their own.
+                for result in nested(statement, "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.2']") {
+                    accounting.found()
+                    measured(result, as: .result)
+                }
+                for organizer in nested(statement, "hl7:organizer") {
+                    for result in organizer.nodes("hl7:component/hl7:observation").prefix(Self.maxStatementsPerEntry) {
+                        accounting.found()
+                        measured(result, as: .result)
+                    }
+                }
+            }
         case .socialHistory:
-            for observation in entry.nodes(".//hl7:observation[not(ancestor::hl7:observation)]") { measured(observation, as: .socialHistory) }
+            for observation in statements(entry, ".//hl7:observation[not(ancestor::hl7:observation)]", in: section) {
+                measured(observation, as: .socialHistory)
+            }
         case .planOfCare, .goals:
             if let statement = entry.node("hl7:observation | hl7:act | hl7:encounter | hl7:procedure | hl7:substanceAdministration | hl7:supply") {
                 simple(statement, as: .careGoal, section: section)
@@ -46,9 +98,66 @@ struct CCDAEntryReader {
         case .medicalEquipment:
             if let statement = entry.node("hl7:supply | hl7:procedure | hl7:organizer | hl7:observation") { equipment(statement) }
         }
+        // The single-statement kinds found theirs as they read it; an entry that gave none is one left out.
+        let single: Set<CCDASection> = [.medications, .immunizations, .encounters, .procedures, .planOfCare, .goals, .medicalEquipment]
+        if single.contains(section), accounting.elements == before {
+            accounting.found()
+            accounting.leave(.noStatement)
+            warn("an entry of \(section.title) holds no statement to read")
+        }
     }
 
+    /// An entry of a section the reader does not map: accounted for, left out (its narrative is kept).
+    mutating func unmapped(_ count: Int) {
+        accounting.found(count)
+        accounting.leave(.unmappedSection, count)
+    }
+
+    /// The statements of a multi-statement entry, at most `maxStatementsPerEntry`; an entry with none (an
+    /// act with no observation) is one statement left out.
+    private mutating func statements(_ entry: XMLNode, _ expression: String, in section: CCDASection) -> [XMLNode] {
+        let found = entry.nodes(expression)
+        if found.isEmpty {
+            accounting.found()
+            accounting.leave(.noStatement)
+            warn("an entry of \(section.title) holds no statement to read (an act with no observation)")
+            return []
+        }
+        // The ones the reader reads are found by the functions that read them.
+        if found.count > Self.maxStatementsPerEntry {
+            let over = found.count - Self.maxStatementsPerEntry
+            accounting.found(over)
+            accounting.leave(.overLimit, over)
+            warn("an entry of \(section.title) holds \(found.count) statements: the first \(Self.maxStatementsPerEntry) were read")
+        }
+        let read = Array(found.prefix(Self.maxStatementsPerEntry))
+        accounting.found(read.count)
+        return read
+    }
+
+    /// Statements `expression` selects within `statement`'s `entryRelationship`s, at most `maxNestedDepth` deep.
+    private func nested(_ statement: XMLNode, _ expression: String) -> [XMLNode] {
+        var out: [XMLNode] = []
+        var path = "hl7:entryRelationship/"
+        for _ in 0..<Self.maxNestedDepth {
+            out += statement.nodes(path + expression)
+            if out.count >= Self.maxStatementsPerEntry { return Array(out.prefix(Self.maxStatementsPerEntry)) }
+            path += "*/hl7:entryRelationship/"
+        }
+        return out
+    }
+
+    private mutating func warn(_ text: String) {
+        // One line a kind of warning, however often it happens.
+        if !warnings.contains(text), warnings.count < Self.maxWarnings { warnings.append(text) }
+    }
+
+    static let maxWarnings = 20
+
     private static func isNegated(_ node: XMLNode) -> Bool { node.attribute("negationInd") == "true" }
+
+    /// `nullified`: the statement was entered in error.
+    private static func isNullified(_ node: XMLNode) -> Bool { node.node("hl7:statusCode")?.attribute("code") == "nullified" }
 
     /// The observations a problem or allergy concern is about: the top ones of the entry, without those that
     /// only qualify the concern (its severity, `SEV`; its status, LOINC 33999-4).
@@ -64,9 +173,16 @@ struct CCDAEntryReader {
         return noKnownAllergy.contains(code)
     }
 
+    /// Left out when negated or nullified; says whether it was.
+    private mutating func leftOut(_ statement: XMLNode) -> Bool {
+        if Self.isNegated(statement) { accounting.leave(.negated); return true }
+        if Self.isNullified(statement) { accounting.leave(.enteredInError); return true }
+        return false
+    }
+
     /// The problem is the observation's value (its code says only "problem" or "diagnosis").
     private mutating func problem(_ observation: XMLNode, act: XMLNode?) {
-        guard !Self.isNegated(observation) else { negated += 1; return }
+        guard !leftOut(observation) else { return }
         let value = observation.node("hl7:value")
         let concept = (value?.attribute("nullFlavor") == nil ? value : nil) ?? observation.node("hl7:code")
         var (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
@@ -76,16 +192,33 @@ struct CCDAEntryReader {
         add(.condition, statement: observation, concept: concept, time: nil, start: start ?? time, end: end, status: status)
     }
 
+    /// A problem stated inside another statement: an entry when no condition of the document says it.
+    private mutating func statedCondition(_ observation: XMLNode) {
+        accounting.found()
+        guard !leftOut(observation) else { return }
+        let value = observation.node("hl7:value")
+        guard let concept = value?.attribute("nullFlavor") == nil ? value : nil else {
+            accounting.leave(.namesNothing)
+            return
+        }
+        let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
+        let entry = make(.condition, statement: observation, concept: concept, time: nil, start: start ?? time, end: end,
+                         status: Self.clinicalStatus(observation))
+        guard named(entry) else { accounting.leave(.namesNothing); return }
+        statedConditions.append(Fact(entry: entry, sourceID: nil))
+    }
+
     /// The allergy is to the participant's substance (else the observation's value).
     private mutating func allergy(_ observation: XMLNode, act: XMLNode?) {
-        guard !Self.isNegated(observation), !Self.saysNoAllergy(observation) else { negated += 1; return }
+        guard !leftOut(observation) else { return }
+        guard !Self.saysNoAllergy(observation) else { accounting.leave(.negated); return }
         let substance = observation.node(".//hl7:participant[@typeCode='CSM']/hl7:participantRole/hl7:playingEntity/hl7:code")
         let concept = (substance?.attribute("nullFlavor") == nil ? substance : nil) ?? observation.node("hl7:value")
         let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
         let status = Self.clinicalStatus(observation) ?? act?.node("hl7:statusCode")?.attribute("code")
         var entry = make(.allergy, statement: observation, concept: concept, time: nil, start: start ?? time, end: end, status: status)
         entry.rawJSON = allergyDetails(observation)
-        keep(entry)
+        keep(entry, statement: observation)
     }
 
     /// The reaction and severity of an allergy (C-CDA's reaction and severity observations, C32's), kept as
@@ -106,8 +239,10 @@ struct CCDAEntryReader {
 
     /// A medication or an immunization: the product's code; a refused vaccine is kept, "not-done".
     private mutating func substance(_ administration: XMLNode, as section: CCDASection) {
+        accounting.found()
         let refused = Self.isNegated(administration)
-        if refused && section == .medications { negated += 1; return }
+        if refused && section == .medications { accounting.leave(.negated); return }
+        if Self.isNullified(administration) { accounting.leave(.enteredInError); return }
         let concept = administration.node("hl7:consumable/hl7:manufacturedProduct/hl7:manufacturedMaterial/hl7:code")
         // The first effectiveTime is when (IVL_TS or TS); a second is the frequency (PIVL_TS).
         let (time, start, end) = values.times(administration.node("hl7:effectiveTime[1]"))
@@ -117,7 +252,7 @@ struct CCDAEntryReader {
         } else {
             var entry = make(.medication, statement: administration, concept: concept, time: nil, start: start ?? time, end: end, status: status)
             entry.textValue = directions(administration)
-            keep(entry)
+            keep(entry, statement: administration)
         }
     }
 
@@ -139,25 +274,43 @@ struct CCDAEntryReader {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    /// A result, a vital sign or a social-history observation: code, value, time.
+    /// A result, a vital sign or a social-history observation: code, value, time (else its organizer's).
     private mutating func measured(_ observation: XMLNode, as type: EntryType) {
-        guard !Self.isNegated(observation) else { negated += 1; return }
-        let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
+        guard !leftOut(observation) else { return }
+        var (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
+        if time == nil, start == nil, end == nil {
+            (time, start, end) = values.times(observation.node("parent::hl7:component/parent::hl7:organizer/hl7:effectiveTime"))
+        }
         let status = observation.node("hl7:statusCode")?.attribute("code")
         var entry = make(type, statement: observation, concept: observation.node("hl7:code"),
                          time: time ?? (end == nil ? start : nil), start: time == nil && end != nil ? start : nil, end: end, status: status)
         if let measurement = values.measurement(observation.node("hl7:value")) { entry.apply(measurement) }
-        keep(entry)
+        if let units = entry.units, !Self.looksLikeUCUM(units) {
+            warn("a unit that is not UCUM (\"\(units.prefix(40))\"): kept as written")
+        }
+        keep(entry, statement: observation)
+    }
+
+    /// Whether a unit is written as UCUM can be (its characters: no spaces, no words with punctuation
+    /// outside UCUM's). Not a parse of UCUM: "seconds" passes; "mg per dl" does not.
+    static func looksLikeUCUM(_ unit: String) -> Bool {
+        !unit.isEmpty && unit.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || Array("./[]{}()%*^+-'_".utf8).contains(byte)
+        }
     }
 
     private mutating func simple(_ statement: XMLNode, as type: EntryType, section: CCDASection) {
-        guard !Self.isNegated(statement) else { negated += 1; return }
+        accounting.found()
+        guard !leftOut(statement) else { return }
         let (time, start, end) = values.times(statement.node("hl7:effectiveTime"))
         add(type, statement: statement, concept: statement.node("hl7:code"), time: time, start: start, end: end,
             status: statement.node("hl7:statusCode")?.attribute("code"))
     }
 
     private mutating func equipment(_ statement: XMLNode) {
+        accounting.found()
+        guard !leftOut(statement) else { return }
         let device = statement.node(".//hl7:playingDevice/hl7:code") ?? statement.node(".//hl7:manufacturedMaterial/hl7:code")
             ?? statement.node("hl7:code")
         let (time, start, end) = values.times(statement.node("hl7:effectiveTime"))
@@ -179,32 +332,135 @@ struct CCDAEntryReader {
 
     private mutating func add(_ type: EntryType, statement: XMLNode, concept: XMLNode?, time: Int64?, start: Int64?, end: Int64?,
                               status: String?) {
-        keep(make(type, statement: statement, concept: concept, time: time, start: start, end: end, status: status))
+        keep(make(type, statement: statement, concept: concept, time: time, start: start, end: end, status: status), statement: statement)
     }
 
-    /// An entry's id: its statement's `id` (root and extension) when the document gives one, else its
-    /// content (type, codes, time, description), so the same fact in a newer document keeps it.
+    /// An entry with its source id; its own id is given by `finish`.
     private func make(_ type: EntryType, statement: XMLNode, concept: XMLNode?, time: Int64?, start: Int64?, end: Int64?,
                       status: String?) -> Entry {
         // A code without a name (a nullFlavor, a free-text medication) is named by the statement's narrative.
         let description = values.description(concept) ?? values.narrativeText(statement.node("hl7:text/hl7:reference")?.attribute("value"))
         let codes = values.codes(concept)
-        let idNode = statement.node("hl7:id[@root]")
-        let sourceID = idNode.map { ($0.attribute("root") ?? "") + ($0.attribute("extension").map { "|" + $0 } ?? "") }
-        let parts = sourceID.map { ["ccda", type.section, $0] }
-            ?? ["ccda", type.section, "h", CodeNormalisation.canonical(codes), String(time ?? start ?? end ?? 0), description ?? ""]
         let word = status.map { $0.lowercased() }
-        return Entry(id: StableID.make("e", parts), type: type, description: description, time: time, startTime: start, endTime: end,
-                     status: word, codes: codes, sourceID: sourceID, rawJSON: "{}")
+        return Entry(id: "", type: type, description: description, time: time, startTime: start, endTime: end,
+                     status: word, codes: codes, sourceID: Self.sourceID(statement), rawJSON: "{}")
     }
 
-    private mutating func keep(_ entry: Entry) {
+    /// The statement's `id` (`root|extension`), when it has one that is not a null flavor.
+    static func sourceID(_ statement: XMLNode) -> String? {
+        guard let id = statement.node("hl7:id[@root]"), let root = id.attribute("root"), !root.isEmpty else { return nil }
+        return root + (id.attribute("extension").map { "|" + $0 } ?? "")
+    }
+
+    private func named(_ entry: Entry) -> Bool {
+        entry.description != nil || !entry.codes.isEmpty || entry.value != nil || entry.textValue != nil
+    }
+
+    private mutating func keep(_ entry: Entry, statement: XMLNode) {
         // A statement that names nothing (its code a nullFlavor, no text, no value) says nothing to show.
-        guard entry.description != nil || !entry.codes.isEmpty || entry.value != nil || entry.textValue != nil else {
-            unnamed += 1
+        guard named(entry) else {
+            accounting.leave(.namesNothing)
             return
         }
-        guard seen.insert(entry.id).inserted else { repeated += 1; return }
-        entries.append(entry)
+        facts.append(Fact(entry: entry, sourceID: entry.sourceID))
+    }
+
+    // MARK: Identity
+
+    /// What a fact is about: its codes, else its description.
+    static func what(_ entry: Entry) -> String {
+        entry.codes.isEmpty ? "d:" + (entry.description ?? "").lowercased() : CodeNormalisation.canonical(entry.codes)
+    }
+
+    /// A fact's content, its id when its source id names nothing: type, what, when, value.
+    static func content(_ entry: Entry) -> [String] {
+        ["ccda", entry.type.section, "h", CodeNormalisation.canonical(entry.codes), String(entry.date ?? 0), entry.description ?? "",
+         entry.value.map { String($0) } ?? entry.textValue ?? "", entry.units ?? ""]
+    }
+
+    /// All a fact says: two facts that say the same are one, whatever their ids (a vendor's list that
+    /// gives one medication three times, each with an id of its own).
+    static func sameness(_ entry: Entry) -> [String] {
+        content(entry) + [String(entry.time ?? -1), String(entry.startTime ?? -1), String(entry.endTime ?? -1), entry.status ?? "",
+                          entry.textValue ?? "", entry.rawJSON]
+    }
+
+    /// Gives every fact its id and keeps each once. A source id carried by one fact (or by the same fact
+    /// twice) names it, with what it is about: a newer document's fact under that id updates it only when it
+    /// is about the same thing. A source id carried by different facts names none of them: they are known by
+    /// their content. Conditions stated inside other statements follow, when no condition says them yet.
+    mutating func finish() {
+        var contentsByID: [String: Set<[String]>] = [:]
+        for fact in facts {
+            guard let id = fact.sourceID else { continue }
+            contentsByID[fact.entry.type.section + "\u{1}" + id, default: []].insert(Self.content(fact.entry))
+        }
+        var shared = 0
+        var seen = Set<String>()
+        var said = Set<[String]>()
+        entries.reserveCapacity(facts.count)
+        for var fact in facts {
+            guard said.insert(Self.sameness(fact.entry)).inserted else {
+                accounting.merged += 1
+                continue
+            }
+            let key = fact.sourceID.map { fact.entry.type.section + "\u{1}" + $0 }
+            if let id = fact.sourceID, let key, contentsByID[key]?.count == 1 {
+                fact.entry.id = StableID.make("e", ["ccda", fact.entry.type.section, id, Self.what(fact.entry)])
+            } else {
+                if let key, contentsByID[key] != nil { shared += 1 }
+                fact.entry.id = StableID.make("e", Self.content(fact.entry))
+            }
+            if seen.insert(fact.entry.id).inserted {
+                entries.append(fact.entry)
+                accounting.imported += 1
+            } else {
+                accounting.merged += 1
+            }
+        }
+        if shared > 0 {
+            warnings.append("\(shared) statements share their id with a different statement: each is kept, known by its content")
+        }
+        // Stated conditions: merged into a condition about the same thing (a code in common, or the same words).
+        var listed = Set<String>()
+        for entry in entries where entry.type == .condition {
+            if let description = entry.description { listed.insert("d:" + description.lowercased()) }
+            for (system, codes) in entry.codes { for code in codes { listed.insert(system + "|" + code) } }
+        }
+        for var fact in statedConditions {
+            var keys = fact.entry.description.map { ["d:" + $0.lowercased()] } ?? []
+            for (system, codes) in fact.entry.codes { for code in codes { keys.append(system + "|" + code) } }
+            if keys.contains(where: listed.contains) {
+                accounting.merged += 1
+                continue
+            }
+            listed.formUnion(keys)
+            fact.entry.id = StableID.make("e", ["ccda", "conditions", "stated", Self.what(fact.entry)])
+            entries.append(fact.entry)
+            accounting.imported += 1
+        }
+        facts = []
+        statedConditions = []
+    }
+}
+
+extension CCDASection {
+    /// How the report names the section.
+    var title: String {
+        switch self {
+        case .allergies: return "Allergies"
+        case .problems: return "Problems"
+        case .medications: return "Medications"
+        case .immunizations: return "Immunizations"
+        case .results: return "Results"
+        case .vitalSigns: return "Vital Signs"
+        case .encounters: return "Encounters"
+        case .procedures: return "Procedures"
+        case .socialHistory: return "Social History"
+        case .planOfCare: return "Plan of Care"
+        case .goals: return "Goals"
+        case .medicalEquipment: return "Medical Equipment"
+        case .functionalStatus: return "Functional Status"
+        }
     }
 }

@@ -25,12 +25,14 @@ public struct CCDAReader: Sendable {
         public var sections: Int
         /// Sections with narrative but no structured entries: kept in the document, for the person to read.
         public var narrativeOnly: [String]
+        /// What became of every statement of the structured body: imported, merged, left out and why.
+        public var accounting: ImportAccounting
+        /// What the report says of the document (statements sharing an id, an act with no observation…).
+        public var warnings: [String]
         /// Statements the document negates ("no known allergies"): not entries.
-        public var negated: Int
-        /// Entries given twice (the same id in several sections): shown once.
-        public var repeated: Int
-        /// The number of resources, as the report counts them: the entries read.
-        public var statements: Int
+        public var negated: Int { accounting.leftOut[ImportAccounting.LeftOut.negated.rawValue] ?? 0 }
+        /// The statements found, as the report counts them.
+        public var statements: Int { accounting.elements }
     }
 
     /// Whether bytes look like a CDA document: XML whose root is `ClinicalDocument`.
@@ -68,20 +70,23 @@ public struct CCDAReader: Sendable {
             let kind = CCDASection.of(templates: templates, code: code?.attribute("code"))
             let title = section.node("hl7:title").map { CCDAValues.clean($0.text) }.flatMap { $0.isEmpty ? nil : $0 }
                 ?? code?.attribute("displayName") ?? kind.map { "LOINC \($0.loinc)" } ?? "Untitled section"
-            let before = reader.entries.count
+            let before = reader.factCount
             if let kind {
                 sections += 1
                 for entry in section.nodes("hl7:entry") { reader.read(entry, in: kind) }
+            } else {
+                reader.unmapped(section.nodes("hl7:entry").count)
             }
             // Every section's narrative is kept as text, to be read, exported and searched: sections the
             // reader has no entries for (assessment, reason for referral…) are often the ones that matter.
             let text = section.node("hl7:text")?.blockText(maxBytes: maxSectionTextBytes)
             guard let text, !text.text.isEmpty else { continue }
-            let entries = reader.entries.count - before
+            let entries = reader.factCount - before
             if entries == 0, kind != nil { narrativeOnly.append(title) }
             texts.append(ClinicalDocument.Section(title: title, code: code?.attribute("code"),
                                                   text: text.truncated ? text.text + "\n[…]" : text.text, entries: entries))
         }
+        reader.finish()
         record.entries = reader.entries
         let time = document.node("/hl7:ClinicalDocument/hl7:effectiveTime")?.attribute("value").flatMap(HL7Time.parse)
         record.asOf = time
@@ -89,8 +94,8 @@ public struct CCDAReader: Sendable {
             id: Self.documentID(document, bytes: bytes),
             title: document.node("/hl7:ClinicalDocument/hl7:title").map { CCDAValues.clean($0.text) }.flatMap { $0.isEmpty ? nil : $0 } ?? name,
             time: time, format: Self.isC32(document) ? "c32" : "ccda", sections: texts)]
-        return Result(record: record, sections: sections, narrativeOnly: narrativeOnly, negated: reader.negated,
-                      repeated: reader.repeated, statements: reader.entries.count + reader.negated + reader.repeated)
+        return Result(record: record, sections: sections, narrativeOnly: narrativeOnly, accounting: reader.accounting,
+                      warnings: reader.warnings)
     }
 
     /// The document's own id (`root|extension`); a document without one is known by its content.

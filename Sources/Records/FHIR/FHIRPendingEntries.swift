@@ -14,6 +14,8 @@ public struct FHIRPendingEntries: Sendable {
     /// the report. (The entries shown are counted by the store as it writes them.)
     public struct Tally: Sendable, Equatable {
         public var enteredInError = 0
+        /// What became of each resource mapped.
+        public var accounting = ImportAccounting()
         public init() {}
     }
 
@@ -28,6 +30,7 @@ public struct FHIRPendingEntries: Sendable {
             do { mapped = try mapping.map(resource) } catch let error as FHIRError { throw error } catch {
                 throw .notFHIR(FHIRInput.describe(error))
             }
+            tally.accounting.account(mapped)
             switch mapped {
             case let .entries(entries):
                 out.append(contentsOf: entries)

@@ -28,6 +28,9 @@ public struct FHIRReader: Sendable {
         public var kept: [String: Int] = [:]
         /// Resources left out because their source marks them entered in error.
         public var enteredInError = 0
+        /// What became of each resource of a mapped type (and each given again): with `pending`, the
+        /// resources mapped so far (the rest are in the import's `FHIRPendingEntries.Tally`).
+        public var accounting = ImportAccounting()
         public var warnings: [String] = []
         public var error: String?
         /// The resources that become entries, when they are mapped as they are written: `record` then holds
@@ -66,12 +69,14 @@ public struct FHIRReader: Sendable {
         // later one wins, as a newer version would.
         var order: [FHIRResource] = []
         var position: [String: Int] = [:]
+        var repeats: [String: Int] = [:]
         order.reserveCapacity(total)
         position.reserveCapacity(total)
         for file in files {
             for resource in file.resources {
                 if let at = position[resource.key] {
                     order[at] = resource
+                    repeats[resource.key, default: 0] += 1
                     problems.append("\(resource.origin): \(resource.key) is given again; the later one is imported")
                 } else {
                     position[resource.key] = order.count
@@ -80,7 +85,7 @@ public struct FHIRReader: Sendable {
             }
         }
         let index = FHIRResourceIndex(order)
-        var assembly = FHIRRecordAssembly(index: index, mapsWhileWritingFrom: mapsWhileWritingFrom)
+        var assembly = FHIRRecordAssembly(index: index, mapsWhileWritingFrom: mapsWhileWritingFrom, repeats: repeats)
         let patients = assembly.patients()
         return Result(files: files, patients: patients, unowned: assembly.unowned, problems: problems)
     }

@@ -8,11 +8,14 @@ struct FHIRRecordAssembly {
     let index: FHIRResourceIndex
     /// A patient of this many resources or more is mapped as it is written (`FHIRPendingEntries`).
     let mapsWhileWritingFrom: Int
+    /// Resources given more than once in the input, by key: how many times more (merged, in the accounting).
+    let repeats: [String: Int]
     private(set) var unowned: [String: Int] = [:]
 
-    init(index: FHIRResourceIndex, mapsWhileWritingFrom: Int = .max) {
+    init(index: FHIRResourceIndex, mapsWhileWritingFrom: Int = .max, repeats: [String: Int] = [:]) {
         self.index = index
         self.mapsWhileWritingFrom = mapsWhileWritingFrom
+        self.repeats = repeats
     }
 
     private struct Group {
@@ -138,11 +141,18 @@ struct FHIRRecordAssembly {
             var pending: [FHIRResource] = []
             if !deferred { entries.reserveCapacity(group.members.count) }
             for resource in group.members {
-                if deferred, FHIREntryMapping.mappedTypes.contains(resource.type) {
+                let isMapped = FHIREntryMapping.mappedTypes.contains(resource.type)
+                if isMapped, let again = repeats[resource.key] {
+                    patient.accounting.found(again)
+                    patient.accounting.merged += again
+                }
+                if deferred, isMapped {
                     pending.append(resource)
                     continue
                 }
-                switch try mapping.map(resource) {
+                let mapped = try mapping.map(resource)
+                if isMapped { patient.accounting.account(mapped) }
+                switch mapped {
                 case let .entries(mapped):
                     for entry in mapped { patient.shown[entry.type, default: 0] += 1 }
                     entries.append(contentsOf: mapped)
@@ -161,6 +171,7 @@ struct FHIRRecordAssembly {
             patient.error = FHIRInput.describe(error)
             patient.shown = [:]
             patient.kept = [:]
+            patient.accounting = ImportAccounting()
         }
         return patient
     }
@@ -177,5 +188,18 @@ struct FHIRRecordAssembly {
     static func referenceIdentifier(_ key: String) -> [PatientIdentifier] {
         guard key.hasPrefix("Patient/"), key.utf8.count - 8 >= minimumReferenceIDLength, !key.contains("urn:") else { return [] }
         return [PatientIdentifier(system: referenceSystem, value: key)]
+    }
+}
+
+extension ImportAccounting {
+    /// One resource of a mapped type, as it was mapped.
+    mutating func account(_ mapped: FHIRMapped) {
+        found()
+        switch mapped {
+        case let .entries(entries) where entries.isEmpty: leave(.noEntry)
+        case .entries: imported += 1
+        case .kept: leave(.keptNotShown)
+        case .enteredInError: leave(.enteredInError)
+        }
     }
 }

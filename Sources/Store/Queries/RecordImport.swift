@@ -235,8 +235,9 @@ final class RecordImport {
             let (entry, codes, hash) = (prepared.entry, prepared.codes, prepared.hash)
             entriesGiven += 1
             if let old = try existing.take(entry.id) {
-                if old.hash == hash || Self.olderThanStored(old.asOf, record: record, merging: merging) {
-                    if old.hash != hash { summary.entriesKeptNewer += 1 }
+                let restated = old.hash != hash && Self.onlyRestated(entry, codes: codes, as: old)
+                if old.hash == hash || restated || Self.olderThanStored(old.asOf, record: record, merging: merging) {
+                    if old.hash != hash && !restated { summary.entriesKeptNewer += 1 }
                     if let asOf = record.asOf, old.asOf.map({ $0 < asOf }) ?? true {
                         try restate.execute([asOf, patientID, entry.id])
                     }
@@ -386,6 +387,16 @@ final class RecordImport {
     }
 
     /// A digest of everything stored for an entry: equal digests mean a re-import changes nothing.
+    /// The same fact said again under a new statement id (a C-CDA document's fact known by its content, its
+    /// id shared by other facts), and nothing else changed: unchanged, and it keeps the statement id it was
+    /// first given, as a fact matched by `sameFactsAgain` does.
+    static func onlyRestated(_ entry: Entry, codes: String, as old: StoredEntries.Stored) -> Bool {
+        guard entry.sourceID != old.sourceID else { return false }
+        var first = entry
+        first.sourceID = old.sourceID
+        return contentHash(first, codes: codes) == old.hash
+    }
+
     static func contentHash(_ entry: Entry, codes: String) -> [UInt8] {
         var parts: [UInt8] = []
         parts.reserveCapacity(entry.rawJSON.utf8.count + 128)

@@ -14,6 +14,8 @@ struct StoredEntries {
         let type: EntryType?
         let asOf: Int64?
         let pk: Int64
+        /// The statement id it was first given (`source_entry_id`).
+        let sourceID: String?
     }
 
     /// A record held whole: every stored entry by id, taken out as met.
@@ -34,13 +36,13 @@ struct StoredEntries {
             }
             let (first, last) = (span?.0 ?? 1, span?.1 ?? 0)
             isEmpty = last < first
-            lookup = try db.statement("SELECT content_hash, type, as_of, pk FROM entries WHERE patient_id = ? AND id = ?")
+            lookup = try db.statement("SELECT content_hash, type, as_of, pk, source_entry_id FROM entries WHERE patient_id = ? AND id = ?")
             met = RowSet(first: first, last: last)
         } else {
             var byID: [String: Stored] = [:]
-            try db.statement("SELECT id, content_hash, type, as_of, pk FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
+            try db.statement("SELECT id, content_hash, type, as_of, pk, source_entry_id FROM entries WHERE patient_id = ?").forEach([patientID]) { row in
                 byID[row.string(0)] = Stored(hash: row.bytes(1), type: EntryType(rawValue: row.string(2)), asOf: row.int64OrNil(3),
-                                             pk: row.int64(4))
+                                             pk: row.int64(4), sourceID: row.stringOrNil(5))
             }
             self.byID = byID
             isEmpty = byID.isEmpty
@@ -61,7 +63,8 @@ struct StoredEntries {
         guard !isEmpty else { return nil }
         var found: Stored?
         try lookup.forEach([patientID, id]) { row in
-            found = Stored(hash: row.bytes(0), type: EntryType(rawValue: row.string(1)), asOf: row.int64OrNil(2), pk: row.int64(3))
+            found = Stored(hash: row.bytes(0), type: EntryType(rawValue: row.string(1)), asOf: row.int64OrNil(2), pk: row.int64(3),
+                           sourceID: row.stringOrNil(4))
         }
         guard let found, met.insert(found.pk) else { return nil }
         return found
