@@ -17,6 +17,8 @@
      1 MiB).
   7. The documents for a doctor of a 10,000-entry person: server time of GET /patients/{id}/ips.json and
      ccda.xml (target < 200 ms each).
+  8. The vendors' C-CDA documents (../shared/ccda-vendors, 196 documents): one import-file run of them all, then
+     each through POST /imports/files (documents/s, entries/s).
 
 Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
 markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
@@ -24,6 +26,7 @@ Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loop
        bench/run.py --only upload-latency [--bin DIR]     (figure 5 alone: about a minute)
        bench/run.py --only library [--bin DIR]            (figure 6 alone: about half a minute)
        bench/run.py --only export [--bin DIR]             (figure 7 alone: about a minute)
+       bench/run.py --only ccda-corpus [--bin DIR]        (figure 8 alone: the 196 vendor C-CDA documents)
 DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
@@ -454,6 +457,76 @@ def upload_latency_line(u):
             f"p99.9 {u['p999_ms']:.2f} ms, max {u['max_ms']:.2f} ms, non-200 {u['non_200']} (target p99 < 50 ms)")
 
 
+CCDA_VENDORS = os.path.join(REPO, "..", "shared", "ccda-vendors")
+ENTRIES_LINE = re.compile(r"entries (\d+) added, (\d+) updated, (\d+) unchanged")
+
+
+def ccda_corpus(bin_dir, workdir, folder=CCDA_VENDORS):
+    """7. The vendors' C-CDA documents (../shared/ccda-vendors: 196 certification documents of 25 vendors):
+    imported by one `import-file` run of a folder holding them all (documents/s, entries/s), then, into a
+    fresh store, each uploaded with POST /imports/files and its job followed to its end, one after another."""
+    paths = sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+                   if name.lower().endswith((".xml", ".ccd")))
+    if not paths:
+        raise RuntimeError(f"no documents in {folder} (the shared corpus is absent)")
+    flat = os.path.join(workdir, "ccda-corpus")
+    os.makedirs(flat, exist_ok=True)
+    for index, path in enumerate(paths):  # one folder: vendors reuse file names
+        os.symlink(os.path.abspath(path), os.path.join(flat, f"{index:03d}-{os.path.basename(path)}"))
+    cli = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, "state-ccda-cli"))
+    cli.init()
+    started = time.perf_counter()
+    out = cli.import_file(flat)
+    cli_seconds = time.perf_counter() - started
+    match = ENTRIES_LINE.search(out.splitlines()[-1] if out else "")
+    cli_entries = sum(int(n) for n in match.groups()) if match else 0
+
+    d = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, "state-ccda-upload"))
+    d.init()
+    d.create_token("bench")
+    serve(d)
+    import http.client
+    headers = {"Authorization": f"Bearer {d.token}", "Content-Type": "application/xml"}
+    upload_entries = 0
+    failed = 0
+    try:
+        started = time.perf_counter()
+        for index, path in enumerate(paths):
+            conn = http.client.HTTPConnection("127.0.0.1", d.port, timeout=120)
+            conn.request("POST", f"/imports/files?name={index:03d}.xml", body=open(path, "rb").read(), headers=headers)
+            response = conn.getresponse()
+            answer = json.loads(response.read())
+            conn.close()
+            if response.status != 202:
+                failed += 1
+                continue
+            job_id = answer["job"]["id"]
+            body = json.loads(d.get(f"/imports/jobs/{job_id}"))
+            while body["job"]["state"] in ("queued", "running"):
+                time.sleep(0.005)
+                body = json.loads(d.get(f"/imports/jobs/{job_id}"))
+            if body["job"]["state"] != "done":
+                failed += 1
+            totals = (body.get("report") or {}).get("totals") or {}
+            upload_entries += totals.get("entries_added", 0) + totals.get("entries_updated", 0) + totals.get("entries_unchanged", 0)
+        upload_seconds = time.perf_counter() - started
+    finally:
+        d.stop()
+    return {"documents": len(paths), "cli_seconds": round(cli_seconds, 2), "cli_entries": cli_entries,
+            "cli_documents_per_s": round(len(paths) / cli_seconds, 1), "cli_entries_per_s": round(cli_entries / cli_seconds),
+            "upload_seconds": round(upload_seconds, 2), "upload_entries": upload_entries, "upload_failed": failed,
+            "upload_documents_per_s": round(len(paths) / upload_seconds, 1), "upload_entries_per_s": round(upload_entries / upload_seconds)}
+
+
+def ccda_corpus_lines(c):
+    return [f"The vendors' C-CDA corpus ({c['documents']} documents, ../shared/ccda-vendors):",
+            f"  import-file of the folder: {c['cli_seconds']} s, {c['cli_documents_per_s']} documents/s, {c['cli_entries_per_s']:,} entries/s"
+            f" ({c['cli_entries']:,} entries, the process's start and the store's open included)",
+            f"  POST /imports/files, one document at a time, each job followed to its end: {c['upload_seconds']} s,"
+            f" {c['upload_documents_per_s']} documents/s, {c['upload_entries_per_s']:,} entries/s ({c['upload_entries']:,} entries,"
+            f" {c['upload_failed']} not imported)"]
+
+
 LIBRARY_PACK = os.path.join(REPO, ".build", "library", "default")
 SERVER_LINE = re.compile(rb"GET (\S+) 200 (\d+)B (\d+\.\d)ms")
 LIBRARY_QUERIES = ["diabetes", "asthma", "flu", "blood pressure", "vaccine", "hepat", "cholesterol", "pregnancy", "a1c", "heart attack",
@@ -616,10 +689,19 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
                         help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
     parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
-    parser.add_argument("--only", choices=["upload-latency", "library", "export"],
+    parser.add_argument("--only", choices=["upload-latency", "library", "export", "ccda-corpus"],
                         help="run only this figure and print it (upload-latency: page=year while a large upload imports;"
-                             " library: about.json, search, an update and memory over the default pack)")
+                             " library: about.json, search, an update and memory over the default pack;"
+                             " export: the IPS and the CCD of a 10,000-entry person;"
+                             " ccda-corpus: the vendors' C-CDA documents by import-file and by upload)")
     args = parser.parse_args()
+    if args.only == "ccda-corpus":
+        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+        try:
+            print("\n".join(ccda_corpus_lines(ccda_corpus(args.bin, workdir))))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     if args.only == "library":
         workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
         try:
@@ -731,6 +813,9 @@ def main():
         results["library"] = library(args.bin, workdir)
         # 7. The documents for a doctor.
         results["export"] = export_figure(args.bin, workdir)
+        # 8. The vendors' C-CDA documents, when the shared corpus is there.
+        if os.path.isdir(CCDA_VENDORS):
+            results["ccda_corpus"] = ccda_corpus(args.bin, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report(results, sizes)
@@ -779,6 +864,9 @@ def report(r, sizes):
         w(line)
     if "export" in r:
         for line in export_lines(r["export"]):
+            w(line)
+    if "ccda_corpus" in r:
+        for line in ccda_corpus_lines(r["ccda_corpus"]):
             w(line)
     b = r["binary"]
     w(f"release binary: {b.get('installed_mb', '?')} MB as installed (stripped; target < 40 MB), {b['built_mb']} MB as built "

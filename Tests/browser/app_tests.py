@@ -796,11 +796,12 @@ def test_imported_ccd_on_the_timeline_and_its_documents(t):
         dialog = open_add_records(t)
         state, text = upload_in_panel(t, path)
         assert state == "done", text
-        assert "1 new person · 37 entries added." in text and "C-CDA or C32 document" in text, text
+        assert "1 new person · 42 entries added." in text and "C-CDA or C32 document" in text, text
+        assert "All 45 entries accounted for: 42 imported, 3 left out" in text, text
         block = t.find("#upload-list .upload-patient")
         assert "Eve Betterhalf" in t.find("summary", block).text, t.find("summary", block).text
         table = count_table(block)
-        for row, added in {"Allergies": 2, "Results": 8, "Vital signs": 8, "All": 37}.items():
+        for row, added in {"Allergies": 2, "Results": 8, "Vital signs": 8, "Immunizations": 5, "All": 42}.items():
             assert table.get(row, {}).get("added") == added, f"{row}: {table.get(row)} in {table}"
         eve = block.get_attribute("data-patient")
 

@@ -8,6 +8,7 @@ import { h, clear } from './dom.js';
 import { Dialog } from './dialog.js';
 import { LANES } from './lane-layout.js';
 import { later, t, tn } from './strings.js';
+import { accountedSentence, fileCount } from './import-accounting.js';
 
 /** The daemon's cap on one upload. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -285,7 +286,7 @@ export class UploadPanel {
     const report = upload.report;
     const box = h('div', { class: 'upload-report' });
     for (const file of report.files || []) {
-      const facts = [formatName(file.format, file.shape), file.resources != null ? tn('app.uploads.count.resources', file.resources, '{n} resource', '{n} resources') : null].filter(Boolean);
+      const facts = [formatName(file.format, file.shape), fileCount(file)].filter(Boolean);
       if (facts.length) box.append(h('p', { class: 'muted small' }, `${report.files.length > 1 ? `${file.name}: ` : ''}${facts.join(' · ')}`));
       if (file.error) box.append(h('p', { class: 'error-text small' }, `${file.name}: ${file.error}`));
     }
@@ -343,7 +344,10 @@ export class UploadPanel {
     }
     const kept = countsText(patient.kept);
     if (kept) body.append(h('p', { class: 'small' }, h('span', { class: 'label' }, t('app.uploads.kept_not_shown', 'Kept, not shown: ')), kept, '.'));
-    if (patient.entered_in_error) {
+    const accounted = accountedSentence(patient.accounted);
+    if (accounted) {
+      body.append(h('p', { class: 'small upload-accounted' }, accounted));
+    } else if (patient.entered_in_error) {
       body.append(h('p', { class: 'small' }, t('app.uploads.left_out_marked_entered_in', 'Left out: {entered_in_error} marked “entered in error”.', { entered_in_error: tn('app.uploads.count.entries', patient.entered_in_error, '{n} entry', '{n} entries') })));
     }
     if (warnings.length) body.append(h('ul', { class: 'notes warn-text small', 'aria-label': t('app.uploads.warnings', 'Warnings') }, warnings.map((w) => h('li', null, problemText(w)))));
