@@ -7,11 +7,12 @@ import Store
 public struct ImportReport: Sendable {
     public struct File: Sendable {
         public var name: String
-        /// `fhir`, `rhex`
+        /// `fhir`, `ccda`, `rhex`
         public var format: String
-        /// `bundle`, `ndjson`, `resource`, `record`
+        /// `bundle`, `ndjson`, `resource`, `record`, `document`
         public var shape: String
         public var bytes: Int
+        /// FHIR resources, a C-CDA document's statements (its entries), or an RHEx file's records.
         public var resources: Int
         /// Why nothing of the file could be read; nil when it was read.
         public var error: String?
