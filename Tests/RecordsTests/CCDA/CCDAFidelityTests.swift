@@ -168,7 +168,7 @@ struct CCDAFidelityTests {
 
     @Test("an entry of a section the reader does not map: accounted for as left out")
     func unmappedSection() throws {
-        let result = try Self.read(Self.document([("10164-2", "2.16.840.1.113883.10.20.22.2.20", "<entry><act classCode=\"ACT\" moodCode=\"EVN\"/></entry>")]))
+        let result = try Self.read(Self.document([("10157-6", "2.16.840.1.113883.10.20.22.2.15", "<entry><act classCode=\"ACT\" moodCode=\"EVN\"/></entry>")]))
         #expect(result.accounting.leftOut == ["unmapped_section": 1])
     }
 
