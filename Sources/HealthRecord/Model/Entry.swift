@@ -22,13 +22,23 @@ public struct Entry: Sendable, Equatable {
     public var sourceID: String?
     /// The entry exactly as the source sent it (compact JSON).
     public var rawJSON: String
+    /// What the source gave as a result's normal range; nil when it gave none.
+    public var referenceRange: ReferenceRange?
+    /// The source's interpretation of the value (`ResultInterpretation`: "H", "LL", "N"…); nil when it gave none.
+    public var interpretation: String?
+    /// The source's own note on the entry (FHIR `note`, C-CDA's comment), as text.
+    public var sourceNote: String?
 
     public init(
         id: String, type: EntryType, description: String? = nil,
         time: Int64? = nil, startTime: Int64? = nil, endTime: Int64? = nil,
         status: String? = nil, value: Double? = nil, textValue: String? = nil, units: String? = nil,
-        codes: [String: [String]] = [:], sourceID: String? = nil, rawJSON: String = "{}"
+        codes: [String: [String]] = [:], sourceID: String? = nil, rawJSON: String = "{}",
+        referenceRange: ReferenceRange? = nil, interpretation: String? = nil, sourceNote: String? = nil
     ) {
+        self.referenceRange = referenceRange
+        self.interpretation = interpretation
+        self.sourceNote = sourceNote
         self.id = id
         self.type = type
         self.description = description
@@ -46,6 +56,9 @@ public struct Entry: Sendable, Equatable {
 
     /// The timeline date: the first of time, start, end that exists.
     public var date: Int64? { time ?? startTime ?? endTime }
+
+    /// The longest source note kept (characters): a note is a few sentences; the raw JSON keeps the rest.
+    public static let sourceNoteLimit = 4_000
 
     /// Types that can be ongoing across a window (a chronic condition, a long-running medication).
     public static let ongoingTypes: Set<EntryType> = [.condition, .medication, .allergy]

@@ -15,6 +15,7 @@ extension StoredEntry {
     package init(_ entry: Entry, codesJSON: String) {
         self.init(id: entry.id, type: entry.type, description: entry.description, date: entry.date, time: entry.time,
                   startTime: entry.startTime, endTime: entry.endTime, status: entry.status, value: entry.value,
-                  textValue: entry.textValue, units: entry.units, codesJSON: codesJSON)
+                  textValue: entry.textValue, units: entry.units, codesJSON: codesJSON,
+                  referenceRange: entry.referenceRange, interpretation: entry.interpretation, sourceNote: entry.sourceNote)
     }
 }

@@ -15,6 +15,16 @@ public struct Patient: Sendable, Equatable {
     public var displayName: String?
     /// The place in the family's list; nil sorts after those with one, by name.
     public var order: Int64?
+    /// The source says the person has died.
+    public var deceased: Bool
+    /// When, in epoch seconds, when the source says.
+    public var deceasedDate: Int64?
+
+    /// The time ages are counted to: the death when the person has died (and the source says when), else `now`.
+    public func ageTime(now: Int64) -> Int64 {
+        guard deceased, let deceasedDate else { return now }
+        return min(deceasedDate, now)
+    }
 
     /// What the person is called on screen: the display name, else the source's name.
     public var shownName: String { displayName ?? name }
@@ -24,7 +34,9 @@ public struct Patient: Sendable, Equatable {
     }
 
     public init(id: String, sourceName: String, recordID: String, name: String, gender: String?, birthdate: Int64?, entryCount: Int, revision: Int64,
-                relationship: Relationship? = nil, displayName: String? = nil, order: Int64? = nil) {
+                relationship: Relationship? = nil, displayName: String? = nil, order: Int64? = nil, deceased: Bool = false, deceasedDate: Int64? = nil) {
+        self.deceased = deceased || deceasedDate != nil
+        self.deceasedDate = deceasedDate
         self.relationship = relationship
         self.displayName = displayName
         self.order = order

@@ -25,6 +25,11 @@ public struct PatientRecord: Sendable, Equatable {
     /// The time the record speaks for (a document's effective time): a merge of a record older than what
     /// the store holds adds what is new and changes nothing it already knows from a newer one.
     public var asOf: Int64?
+    /// The source says the person has died (FHIR `deceased[x]`, C-CDA `sdtc:deceasedInd`, RHEx `expired`);
+    /// nil when it says nothing either way.
+    public var deceased: Bool?
+    /// When they died (epoch seconds), when the source says.
+    public var deceasedDate: Int64?
 
     public init(
         recordID: String, medicalRecordNumber: String? = nil, firstName: String? = nil, lastName: String? = nil,

@@ -36,7 +36,7 @@ public struct BloodPressureModule: SummaryModule {
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
         let pairs = Self.pairs(record.measurements)
         guard let latest = pairs.last else {
-            return ModuleOutput(message: "No blood pressure recorded yet. Add a reading to see its category.",
+            return ModuleOutput(message: "No blood pressure recorded yet." + record.advice("Add a reading to see its category."),
                                 tile: ["latest": nil, "category": nil, "average": nil, "readings": []])
         }
         let category = BloodPressureCategory(systolic: latest.systolic, diastolic: latest.diastolic)
@@ -45,16 +45,16 @@ public struct BloodPressureModule: SummaryModule {
                        diastolic: last.map(\.diastolic).reduce(0, +) / Double(last.count))
         let averageCategory = BloodPressureCategory(systolic: average.systolic, diastolic: average.diastolic)
 
-        var message = "Latest \(Numbers.text(latest.systolic, places: 0))/\(Numbers.text(latest.diastolic, places: 0)) on \(record.day(latest.date)): "
+        var message = "Latest \(Numbers.text(latest.systolic, places: 0))/\(Numbers.text(latest.diastolic, places: 0)) on \(record.dayWithAge(latest.date)): "
             + "\(category.label) in \(BloodPressureCategory.guideline)."
         if last.count > 1 {
             message += " The average of the last \(last.count) is \(Numbers.text(average.systolic, places: 0))/\(Numbers.text(average.diastolic, places: 0)): \(averageCategory.label)."
         }
         let worst = max(category, averageCategory)
         if worst == .severe {
-            message += " Readings above 180/120 need prompt care: contact a clinician now, as \(BloodPressureCategory.guideline) advises."
+            message += record.advice("Readings above 180/120 need prompt care: contact a clinician now, as \(BloodPressureCategory.guideline) advises.")
         } else if worst >= .stage1 {
-            message += " Talk to a clinician about readings in this range (\(BloodPressureCategory.guideline))."
+            message += record.advice("Talk to a clinician about readings in this range (\(BloodPressureCategory.guideline)).")
         }
         if let age = record.age, age < 18 {
             message += " These adult categories do not apply to children."

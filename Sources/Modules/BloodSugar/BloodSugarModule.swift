@@ -30,22 +30,27 @@ public struct BloodSugarModule: SummaryModule {
             flagged = flagged || range.isFlagged
             offered["blood-sugar.glucose"] = glucose.value
             let context = glucose.context.map { " (\($0.rawValue.split(separator: "_").joined(separator: " ")))" } ?? ""
-            parts.append("Glucose \(Numbers.text(glucose.value, places: 0)) mg/dL\(context) on \(record.day(glucose.date))"
-                         + (range == .notClassified ? "." : ": \(range.label)."))
+            parts.append("Glucose \(Numbers.text(glucose.value, places: 0)) mg/dL\(context) on \(record.dayWithAge(glucose.date))"
+                         + (range == .notClassified ? "." : ": \(range.label).") + glucose.sourceRangeSentence)
+            flagged = flagged || glucose.isOutsideSourceRange
             glucoseTile = ["value": TileValue(Numbers.rounded(glucose.value, places: 0)), "unit": "mg/dL", "date": .int(glucose.date),
                            "context": TileValue(glucose.context?.rawValue), "range": .string(range.rawValue),
-                           "self_reported": .bool(glucose.selfReported)]
+                           "self_reported": .bool(glucose.selfReported), "source_range": glucose.sourceRangeTile,
+                           "outside_source_range": .bool(glucose.isOutsideSourceRange)]
         }
         var hba1cTile: TileValue = nil
         if let hba1c {
             let range = GlucoseRange(hba1c: hba1c.value)
             flagged = flagged || range.isFlagged
             offered["blood-sugar.hba1c"] = hba1c.value
-            parts.append("HbA1c \(Numbers.text(hba1c.value)) % on \(record.day(hba1c.date)): \(range.label).")
-            hba1cTile = ["value": TileValue(Numbers.rounded(hba1c.value)), "unit": "%", "date": .int(hba1c.date), "range": .string(range.rawValue)]
+            parts.append("HbA1c \(Numbers.text(hba1c.value)) % on \(record.dayWithAge(hba1c.date)): \(range.label)." + hba1c.sourceRangeSentence)
+            flagged = flagged || hba1c.isOutsideSourceRange
+            hba1cTile = ["value": TileValue(Numbers.rounded(hba1c.value)), "unit": "%", "date": .int(hba1c.date), "range": .string(range.rawValue),
+                         "source_range": hba1c.sourceRangeTile, "outside_source_range": .bool(hba1c.isOutsideSourceRange)]
         }
         var message = parts.joined(separator: " ")
-        message += flagged ? " Talk to a clinician about it (\(GlucoseRange.guideline))." : " Ranges from \(GlucoseRange.guideline)."
+        message += flagged && !record.patient.deceased ? record.advice("Talk to a clinician about it (\(GlucoseRange.guideline)).")
+            : " Ranges from \(GlucoseRange.guideline)."
         let readings = measurements[.glucose].suffix(Self.trendLength).map { g -> TileValue in
             ["value": TileValue(Numbers.rounded(g.value, places: 0)), "date": .int(g.date), "self_reported": .bool(g.selfReported)]
         }

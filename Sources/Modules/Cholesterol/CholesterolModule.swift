@@ -29,15 +29,24 @@ public struct CholesterolModule: SummaryModule {
             }
             let range = lipid.range(latest.value)
             if [.borderlineHigh, .high, .veryHigh].contains(range) && lipid.measure != .hdl || range == .low { flagged = true }
+            if latest.isOutsideSourceRange { flagged = true }
             offered["cholesterol.\(lipid.key)"] = latest.value
-            parts.append("\(lipid.name) \(Numbers.text(latest.value, places: 0)) mg/dL (\(range.label))")
+            // The lab's own range, when it gave one, beside the guideline's.
+            let lab = latest.sourcePlacement.map { placement in
+                "; \(placement == .within ? "within" : placement == .above ? "above" : "below") the lab's range"
+                    + (latest.sourceRange.map { " \($0.shown)" } ?? "")
+            } ?? ""
+            parts.append("\(lipid.name) \(Numbers.text(latest.value, places: 0)) mg/dL (\(range.label)\(lab))")
             members.append(.init(key: lipid.key, value: ["value": TileValue(Numbers.rounded(latest.value, places: 0)), "unit": "mg/dL",
-                                                         "date": .int(latest.date), "range": .string(range.rawValue)]))
+                                                         "date": .int(latest.date), "range": .string(range.rawValue),
+                                                         "source_range": latest.sourceRangeTile,
+                                                         "outside_source_range": .bool(latest.isOutsideSourceRange)]))
         }
         guard !parts.isEmpty else { return ModuleOutput(message: "No cholesterol results in the record yet.", tile: .object(members)) }
         let dates = lipids.compactMap { measurements.latest($0.measure)?.date }
-        var message = parts.joined(separator: ", ") + ", latest on \(record.day(dates.max() ?? record.now))."
-        message += flagged ? " Talk to a clinician about these results (\(LipidRange.guideline))." : " Ranges from \(LipidRange.guideline)."
+        var message = parts.joined(separator: ", ") + ", latest on \(record.dayWithAge(dates.max() ?? record.now))."
+        message += flagged && !record.patient.deceased ? record.advice("Talk to a clinician about these results (\(LipidRange.guideline)).")
+            : " Ranges from \(LipidRange.guideline)."
         return ModuleOutput(message: message, tile: .object(members), offered: offered)
     }
 }

@@ -36,11 +36,25 @@ public struct ModuleRecord: Sendable {
 
     public func entries(_ type: EntryType) -> [StoredEntry] { entries[type] ?? [] }
 
-    /// Age in years now; nil without a birth date.
-    public var age: Double? { patient.birthdate.map { Age.years(from: $0, to: now) } }
+    /// Age in years now, or at death for a person who has died (ages never count past it); nil without a
+    /// birth date.
+    public var age: Double? { patient.birthdate.map { Age.years(from: $0, to: patient.ageTime(now: now)) } }
 
     /// "Nov 20, 2026": a day as messages name it, in the daemon's time zone.
     public func day(_ time: Int64) -> String { CivilDate(epochSeconds: time + utcOffset).shown }
+
+    /// A reading older than this is said with its age: a 2007 blood pressure is not today's.
+    public static let oldAfter: Int64 = 365 * 86_400
+
+    /// "Nov 20, 2026", and for a reading older than a year how old it is: "Jan 5, 2007 (19 years ago)".
+    public func dayWithAge(_ time: Int64) -> String {
+        let shown = day(time)
+        return now - time > Self.oldAfter ? "\(shown) (\(Numbers.span(now - time)) ago)" : shown
+    }
+
+    /// " Talk to a clinician …": a sentence of advice (a suggestion, a nudge to add a reading), with its
+    /// leading space; none for a person who has died.
+    public func advice(_ sentence: String) -> String { patient.deceased ? "" : " " + sentence }
 }
 
 /// What a record says of an allergy beyond its substance.

@@ -29,7 +29,8 @@ public struct FeelingsModule: SummaryModule {
             ]))
         }
         guard !parts.isEmpty else {
-            return ModuleOutput(message: "Nothing posted yet: record your pain, mood and energy from the timeline.", tile: .object(members))
+            return ModuleOutput(message: "Nothing posted yet." + record.advice("Record your pain, mood and energy from the timeline."),
+                                tile: .object(members))
         }
         let first = parts[0].prefix(1).uppercased() + parts[0].dropFirst()
         return ModuleOutput(message: ([first] + parts.dropFirst()).joined(separator: "; ") + ".", tile: .object(members))

@@ -24,12 +24,14 @@ public struct MedicationsModule: SummaryModule {
                           "since": .int(post.createdAt), "directions": TileValue(Self.field("select-choice-freq", in: post.dataJSON)),
                           "dose": nil, "note": nil, "self_reported": true])
         }
-        let message: String
+        var message: String
         switch tiles.count {
         case 0: message = "No active medications in the record."
         case 1: message = "1 active medication."
         default: message = "\(tiles.count) active medications."
         }
+        // Not "takes now": the record's list as it stood when they died.
+        if record.patient.deceased, !tiles.isEmpty { message = String(message.dropLast()) + " in the record when they died." }
         return ModuleOutput(message: message, tile: ["active": .array(tiles), "count": .int(Int64(tiles.count))])
     }
 

@@ -126,6 +126,41 @@ public struct Measurement: Sendable, Equatable {
     public var selfReported: Bool
     /// A glucose reading's context, when the person gave one.
     public var context: Reading.Context?
+    /// The normal range the source gave with the value, in the measure's unit; nil when it gave none (or
+    /// one in units the measure cannot be in).
+    public var sourceRange: SourceRange?
+    /// The source's interpretation code ("H", "LL"…), when it gave one.
+    public var interpretation: String?
+
+    /// Where the value lies against the source's range: what its interpretation code says, else its bounds.
+    public var sourcePlacement: ReferenceRange.Placement? {
+        switch interpretation {
+        case "H"?, "HH"?, "HU"?, "HX"?: return .above
+        case "L"?, "LL"?, "LU"?, "LX"?: return .below
+        case "N"?: return .within
+        default: break
+        }
+        guard let sourceRange else { return nil }
+        if let low = sourceRange.low, value < low { return .below }
+        if let high = sourceRange.high, value > high { return .above }
+        return .within
+    }
+}
+
+/// A source's normal range in a measure's unit.
+public struct SourceRange: Sendable, Equatable {
+    public var low: Double?
+    public var high: Double?
+
+    /// "70–99", "< 200", "> 40": as a message names it.
+    var shown: String {
+        switch (low, high) {
+        case let (l?, h?): return "\(Numbers.text(l))–\(Numbers.text(h))"
+        case let (nil, h?): return "< \(Numbers.text(h))"
+        case let (l?, nil): return "> \(Numbers.text(l))"
+        case (nil, nil): return ""
+        }
+    }
 }
 
 /// Every measurement of a record and the person's readings, by measure, oldest first.
@@ -165,7 +200,15 @@ public struct Measurements: Sendable {
             kinds[kind] = found
         }
         guard let measure = found, let canonical = measure.canonical(value, units: entry.units) else { return }
-        byMeasure[measure, default: []].append(Measurement(measure: measure, value: canonical, date: date, id: entry.id, selfReported: false))
+        var measurement = Measurement(measure: measure, value: canonical, date: date, id: entry.id, selfReported: false)
+        measurement.interpretation = entry.interpretation
+        if let range = entry.referenceRange, range.low != nil || range.high != nil {
+            // Each bound in the measure's unit, from its own unit (else the value's); a bound that cannot be is dropped.
+            let low = range.low.flatMap { measure.canonical($0.value, units: $0.unit ?? entry.units) }
+            let high = range.high.flatMap { measure.canonical($0.value, units: $0.unit ?? entry.units) }
+            if low != nil || high != nil { measurement.sourceRange = SourceRange(low: low, high: high) }
+        }
+        byMeasure[measure, default: []].append(measurement)
     }
 
     /// The person's readings added, and every measure's values put in date order.
@@ -190,4 +233,30 @@ public struct Measurements: Sendable {
 
     public subscript(measure: Measure) -> [Measurement] { byMeasure[measure] ?? [] }
     public func latest(_ measure: Measure) -> Measurement? { byMeasure[measure]?.last }
+}
+
+extension Measurement {
+    /// " The lab's range is 70–99: above it.": what the source's range says of the value, as a message's
+    /// sentence (with its leading space); "" when the source gave neither a range nor an interpretation.
+    var sourceRangeSentence: String {
+        guard let placement = sourcePlacement else { return "" }
+        let word = switch placement {
+        case .within: "Within"
+        case .above: "Above"
+        case .below: "Below"
+        }
+        return " \(word) the lab's range\(sourceRange.map { " (\($0.shown))" } ?? "")."
+    }
+
+    /// The source's range as a tile member's value: `{"low", "high"}`, or null.
+    var sourceRangeTile: TileValue {
+        guard let sourceRange else { return nil }
+        return ["low": TileValue(sourceRange.low.map { Numbers.rounded($0) }), "high": TileValue(sourceRange.high.map { Numbers.rounded($0) })]
+    }
+
+    /// Whether the source's range or interpretation puts the value outside the normal range.
+    var isOutsideSourceRange: Bool {
+        if ResultInterpretation.isFlagged(interpretation) { return true }
+        return sourcePlacement.map { $0 != .within } ?? false
+    }
 }

@@ -288,6 +288,7 @@ struct CCDAEntryReader {
         if let units = entry.units, !Self.looksLikeUCUM(units) {
             warn("a unit that is not UCUM (\"\(units.prefix(40))\"): kept as written")
         }
+        CCDAResultDetail.apply(observation, values: values, to: &entry)
         keep(entry, statement: observation)
     }
 

@@ -135,6 +135,11 @@ public struct CCDAReader: Sendable {
             name: full.isEmpty ? (name.map { CCDAValues.clean($0.text) } ?? "") : full, gender: gender,
             birthdate: person?.node("hl7:birthTime")?.attribute("value").flatMap(HL7Time.parse))
         record.identifiers = identifiers
+        // SDTC's extension: `sdtc:deceasedInd` (true/false) and `sdtc:deceasedTime` (which says both).
+        let deceasedTime = person?.node("sdtc:deceasedTime")?.attribute("value").flatMap(HL7Time.parse)
+        let indicator = person?.node("sdtc:deceasedInd")?.attribute("value")
+        record.deceased = deceasedTime != nil ? true : indicator.map { $0 == "true" }
+        record.deceasedDate = deceasedTime
         return record
     }
 }

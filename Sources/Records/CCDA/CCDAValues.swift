@@ -24,7 +24,7 @@ struct CCDAValues {
             if !text.isEmpty { return text }
         }
         if let display = code.attribute("displayName"), !display.isEmpty { return display }
-        if let value = code.attribute("code"), !value.isEmpty { return Self.systemName(code.attribute("codeSystem")) + " " + value }
+        if let value = code.attribute("code"), !CodeValue.isNullLike(value) { return Self.systemName(code.attribute("codeSystem")) + " " + value }
         return nil
     }
 
@@ -33,7 +33,7 @@ struct CCDAValues {
         guard let code else { return [:] }
         var out: [String: [String]] = [:]
         for node in [code] + code.nodes("hl7:translation") {
-            guard let value = node.attribute("code"), !value.isEmpty else { continue }
+            guard let value = node.attribute("code"), !CodeValue.isNullLike(value) else { continue }
             let system = Self.systemName(node.attribute("codeSystem"))
             if !(out[system]?.contains(value) ?? false) { out[system, default: []].append(value) }
         }

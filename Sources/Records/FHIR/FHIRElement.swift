@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// One JSON object of a resource with typed reads of its members. A member that is absent (or null)
 /// reads as nil; one that is present with the wrong type throws `FHIRError.badField`, naming the
 /// resource and the path, because a wrong type in a field we map means we cannot say what the source
@@ -152,7 +154,7 @@ struct CodeableConcept {
     var description: String? {
         if let text = nonEmpty(text) { return text }
         if let display = codings.lazy.compactMap({ nonEmpty($0.display) }).first { return display }
-        if let coding = codings.first(where: { nonEmpty($0.code) != nil }), let code = coding.code {
+        if let coding = codings.first(where: { nonEmpty($0.code).map { !CodeValue.isNullLike($0) } ?? false }), let code = coding.code {
             return FHIRCodeSystems.name(coding.system) + " " + code
         }
         return nil
@@ -162,7 +164,8 @@ struct CodeableConcept {
     var codes: [String: [String]] {
         var out: [String: [String]] = [:]
         for coding in codings {
-            guard let code = nonEmpty(coding.code) else { continue }
+            // "Unknown", "UNK", "null": a source's way of saying there is no code.
+            guard let code = nonEmpty(coding.code), !CodeValue.isNullLike(code) else { continue }
             let system = FHIRCodeSystems.name(coding.system)
             if !(out[system]?.contains(code) ?? false) { out[system, default: []].append(code) }
         }

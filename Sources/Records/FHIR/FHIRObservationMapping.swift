@@ -32,6 +32,11 @@ enum FHIRObservationMapping {
                 var entry = FHIREntryMapping.entry(resource, type, concept: concept, part: part,
                                                    time: time, start: period?.start, end: period?.end, status: status)
                 entry.apply(reading)
+                // A component's own range and interpretation, else the observation's.
+                FHIRResultDetail.apply(component, to: &entry)
+                if entry.referenceRange == nil { entry.referenceRange = FHIRResultDetail.referenceRange(r) }
+                if entry.interpretation == nil { entry.interpretation = FHIRResultDetail.interpretation(r) }
+                entry.sourceNote = FHIRResultDetail.note(r)
                 entries.append(entry)
             }
             if !entries.isEmpty { return .entries(entries) }
@@ -39,6 +44,7 @@ enum FHIRObservationMapping {
         var entry = FHIREntryMapping.entry(resource, type, concept: code, time: time, start: period?.start,
                                            end: period?.end, status: status)
         if let value { entry.apply(value) }
+        FHIRResultDetail.apply(r, to: &entry)
         return .entries([entry])
     }
 

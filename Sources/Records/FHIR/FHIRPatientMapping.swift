@@ -12,6 +12,9 @@ enum FHIRPatientMapping {
         var medicalRecordNumber: String?
         /// The identifier typed `MR`, with its system (Synthea gives the same value under two systems).
         var medicalRecordIdentifier: PatientIdentifier?
+        /// `deceasedBoolean` or `deceasedDateTime` (which says both that and when); nil when neither is given.
+        var deceased: Bool?
+        var deceasedDate: Int64?
     }
 
     static func demographics(_ resource: FHIRResource) throws -> Demographics {
@@ -33,10 +36,12 @@ enum FHIRPatientMapping {
                 mrn = PatientIdentifier(system: system, value: value)
             }
         }
+        let deceasedDate = try r.date("deceasedDateTime")
         return Demographics(
             name: text ?? full, first: given.isEmpty ? nil : given.joined(separator: " "), last: family,
             gender: gender(try r.string("gender")), birthdate: try r.date("birthDate"),
-            identifiers: identifiers, medicalRecordNumber: mrn?.value, medicalRecordIdentifier: mrn
+            identifiers: identifiers, medicalRecordNumber: mrn?.value, medicalRecordIdentifier: mrn,
+            deceased: deceasedDate != nil ? true : try r.bool("deceasedBoolean"), deceasedDate: deceasedDate
         )
     }
 

@@ -128,6 +128,7 @@ struct FHIRRecordAssembly {
                     otherFieldsJSON: resource.raw
                 )
                 record.identifiers = d.identifiers + Self.referenceIdentifier(resource.key)
+                (record.deceased, record.deceasedDate) = (d.deceased, d.deceasedDate)
             } else {
                 // Known only from references (Apple Health's clinical records carry no Patient; a Bulk Data
                 // export's files uploaded one by one).

@@ -1,3 +1,5 @@
+import HealthRecord
+
 /// An entry's codes as `system → [code]`.
 enum CodeNormalisation {
     /// `codes: {"SNOMED-CT": ["42343007"], "ICD-9-CM": ["401.0"]}` in every generation. Codes written
@@ -11,14 +13,17 @@ enum CodeNormalisation {
             let elements = member.value.arrayValue ?? [member.value]
             var list: [String] = []
             list.reserveCapacity(elements.count)
+            var saidNone = false
             for element in elements {
                 switch element {
-                case let .string(code): list.append(code)
+                // "Unknown", "UNK", "null": a source's way of saying there is no code.
+                case let .string(code): if CodeValue.isNullLike(code) { saidNone = true } else { list.append(code) }
                 case let .number(number): list.append(number.literal)
                 default: continue
                 }
             }
-            if member.value.isNull { continue }
+            // A system whose only codes say "none" is no system of the entry's.
+            if member.value.isNull || saidNone && list.isEmpty { continue }
             codes[member.key, default: []].append(contentsOf: list)
         }
         return codes

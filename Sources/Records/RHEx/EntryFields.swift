@@ -15,6 +15,8 @@ struct EntryFields {
     var value: JSONValue?
     var values: JSONValue?
     var codes: JSONValue?
+    var referenceRange: JSONValue?
+    var interpretation: JSONValue?
 
     /// Reads the entry object at the scanner's position. Members we do not use are skipped (still
     /// checked as JSON), never built. A repeated member: the last one counts, as in most JSON readers.
@@ -37,6 +39,8 @@ struct EntryFields {
             case .value: fields.value = try scanner.parseValue()
             case .values: fields.values = try scanner.parseValue()
             case .codes: fields.codes = try scanner.parseValue()
+            case .referenceRange: fields.referenceRange = try scanner.parseValue()
+            case .interpretation: fields.interpretation = try scanner.parseValue()
             case .other: try scanner.skipValue()
             }
         }

@@ -26,7 +26,9 @@ enum EntryNormalisation {
             id: id, type: type, description: description,
             time: time, startTime: startTime, endTime: endTime,
             status: status, value: measurement.value, textValue: measurement.text, units: measurement.units,
-            codes: codes, sourceID: sourceID, rawJSON: rawJSON
+            codes: codes, sourceID: sourceID, rawJSON: rawJSON,
+            referenceRange: ResultDetailNormalisation.referenceRange(fields.referenceRange),
+            interpretation: ResultDetailNormalisation.interpretation(fields.interpretation)
         )
     }
 }

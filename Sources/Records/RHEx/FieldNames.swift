@@ -9,6 +9,8 @@ enum RecordField {
     case gender
     case birthdate
     case medicalRecordNumber
+    case expired
+    case deathdate
     case section(EntryType)
     case other
 
@@ -20,6 +22,8 @@ enum RecordField {
         else if scanner.token(key, equals: "gender") { self = .gender }
         else if scanner.token(key, equals: "birthdate") { self = .birthdate }
         else if scanner.token(key, equals: "medical_record_number") { self = .medicalRecordNumber }
+        else if scanner.token(key, equals: "expired") { self = .expired }
+        else if scanner.token(key, equals: "deathdate") { self = .deathdate }
         else if scanner.token(key, equals: "encounters") { self = .section(.encounter) }
         else if scanner.token(key, equals: "conditions") { self = .section(.condition) }
         else if scanner.token(key, equals: "allergies") { self = .section(.allergy) }
@@ -50,6 +54,10 @@ enum EntryField {
     case value
     case values
     case codes
+    /// HDS's `referenceRange` (text, or `{low, high}`), also written `reference_range`.
+    case referenceRange
+    /// HDS's `interpretation`: `{code, code_system}` or a code.
+    case interpretation
     case other
 
     init(_ key: JSONScanner.StringToken, in scanner: JSONScanner) {
@@ -71,6 +79,9 @@ enum EntryField {
         case 11 where scanner.token(key, equals: "description"): self = .description
         case 11 where scanner.token(key, equals: "status_code"): self = .statusCode
         case 13 where scanner.token(key, equals: "problemStatus"): self = .problemStatus
+        case 14 where scanner.token(key, equals: "referenceRange"): self = .referenceRange
+        case 14 where scanner.token(key, equals: "interpretation"): self = .interpretation
+        case 15 where scanner.token(key, equals: "reference_range"): self = .referenceRange
         case 18 where scanner.token(key, equals: "statusOfMedication"): self = .statusOfMedication
         default: self = .other
         }
@@ -81,5 +92,6 @@ enum EntryField {
         "start_time": .startTime, "end_time": .endTime, "status": .status, "status_code": .statusCode,
         "problemStatus": .problemStatus, "statusOfMedication": .statusOfMedication,
         "value": .value, "values": .values, "codes": .codes,
+        "referenceRange": .referenceRange, "reference_range": .referenceRange, "interpretation": .interpretation,
     ]
 }

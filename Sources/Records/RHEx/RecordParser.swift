@@ -83,6 +83,8 @@ struct RecordReader {
     var gender: JSONValue?
     var birthdate: JSONValue?
     var medicalRecordNumber: JSONValue?
+    var expired: JSONValue?
+    var deathdate: JSONValue?
 
     init(scanner: JSONScanner, identity: EntryIdentity) {
         self.scanner = scanner
@@ -98,7 +100,7 @@ struct RecordReader {
         let lastName = ValueNormalisation.text(last)
         let fullName = [firstName, lastName].compactMap { $0 }.joined(separator: " ")
         otherFields.append(UInt8(ascii: "}"))
-        return PatientRecord(
+        var record = PatientRecord(
             recordID: recordID,
             medicalRecordNumber: ValueNormalisation.identifier(medicalRecordNumber),
             firstName: firstName,
@@ -109,6 +111,13 @@ struct RecordReader {
             otherFieldsJSON: String(decoding: otherFields, as: UTF8.self),
             entries: entries
         )
+        // `expired: true` says they died; `deathdate` says when (and so that they did).
+        record.deceasedDate = ValueNormalisation.epochSeconds(deathdate)
+        switch expired {
+        case .bool(let flag)?: record.deceased = flag || record.deceasedDate != nil
+        default: record.deceased = record.deceasedDate != nil ? true : nil
+        }
+        return record
     }
 
     private mutating func readTopLevelObject() throws {
@@ -141,6 +150,8 @@ struct RecordReader {
             case .gender: gender = try scanner.parseValue()
             case .birthdate: birthdate = try scanner.parseValue()
             case .medicalRecordNumber: medicalRecordNumber = try scanner.parseValue()
+            case .expired: expired = try scanner.parseValue()
+            case .deathdate: deathdate = try scanner.parseValue()
             case .section, .other: try scanner.skipValue()
             }
             if otherCount > 0 { otherFields.append(UInt8(ascii: ",")) }

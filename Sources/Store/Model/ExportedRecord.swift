@@ -18,6 +18,9 @@ public struct ExportedPatient: Sendable {
     public var otherFieldsJSON: String
     /// The source's identifiers of the person (FHIR).
     public var identifiers: [PatientIdentifier] = []
+    /// The source says the person has died; when, if it says.
+    public var deceased = false
+    public var deceasedDate: Int64?
 }
 
 /// An entry as the export reads it: the normalised fields, and what the source sent, verbatim.

@@ -24,7 +24,7 @@ enum EntryJSONRefresh {
                 """)
             var after: Int64 = 0
             while true {
-                let batch = try select.map([after]) { row in (row.int64(12), try TimelineWindowQuery.storedEntry(row)) }
+                let batch = try select.map([after]) { row in (row.int64(TimelineWindowQuery.storedEntryColumnCount), try TimelineWindowQuery.storedEntry(row)) }
                 for (pk, entry) in batch { try update.execute([String(decoding: encoder.encode(entry), as: UTF8.self), pk]) }
                 count += batch.count
                 guard let last = batch.last, batch.count == batchSize else { break }

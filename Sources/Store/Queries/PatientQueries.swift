@@ -3,7 +3,7 @@ import HealthRecord
 extension Store {
     static let patientColumns = """
         p.id, s.name AS source, p.record_id, p.name, p.gender, p.birthdate, p.entry_count, p.revision,
-        p.relationship, p.display_name, p.display_order
+        p.relationship, p.display_name, p.display_order, p.deceased, p.deceased_at
         FROM patients p JOIN sources s ON s.id = p.source_id
         """
 
@@ -11,7 +11,8 @@ extension Store {
         Patient(id: row.string("id"), sourceName: row.string("source"), recordID: row.string("record_id"), name: row.string("name"),
                 gender: row.stringOrNil("gender"), birthdate: row.int64OrNil("birthdate"), entryCount: Int(row.int64("entry_count")),
                 revision: row.int64("revision"), relationship: row.stringOrNil("relationship").flatMap(Patient.Relationship.init(rawValue:)),
-                displayName: row.stringOrNil("display_name"), order: row.int64OrNil("display_order"))
+                displayName: row.stringOrNil("display_name"), order: row.int64OrNil("display_order"),
+                deceased: row.int64("deceased") != 0, deceasedDate: row.int64OrNil("deceased_at"))
     }
 
     /// The family's order: the places people were given, then by the name they are shown under.

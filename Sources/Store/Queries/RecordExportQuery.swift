@@ -36,7 +36,7 @@ enum RecordExportQuery {
         var revision: Int64 = 0
         let patient = try db.row("""
             SELECT p.id, s.name AS source, p.record_id, p.mrn, p.name, p.first_name, p.last_name, p.gender, p.birthdate,
-                   p.other_fields, p.imported_at, p.updated_at, p.entry_count, p.revision
+                   p.other_fields, p.imported_at, p.updated_at, p.entry_count, p.revision, p.deceased, p.deceased_at
             FROM patients p JOIN sources s ON s.id = p.source_id WHERE p.id = ?
             """, [patientID]) { row in
             revision = row.int64("revision")
@@ -45,7 +45,8 @@ enum RecordExportQuery {
                 medicalRecordNumber: row.stringOrNil("mrn"), name: row.string("name"), firstName: row.stringOrNil("first_name"),
                 lastName: row.stringOrNil("last_name"), gender: row.stringOrNil("gender"), birthdate: row.int64OrNil("birthdate"),
                 importedAt: row.int64("imported_at"), updatedAt: row.int64("updated_at"), entryCount: row.int64("entry_count"),
-                otherFieldsJSON: row.string("other_fields"))
+                otherFieldsJSON: row.string("other_fields"),
+                deceased: row.int64("deceased") != 0, deceasedDate: row.int64OrNil("deceased_at"))
         }
         guard var patient else { return nil }
         try db.statement("SELECT system, value FROM patient_identifiers WHERE patient_id = ? ORDER BY system, value")

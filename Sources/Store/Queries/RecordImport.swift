@@ -108,18 +108,21 @@ final class RecordImport {
             var mrn, name, first, last, gender: String?
             var birthdate: Int64?
             var other: String?
+            var deceased = false
+            var deceasedAt: Int64?
         }
         var incoming = Demographics(mrn: record.medicalRecordNumber, name: record.name, first: record.firstName,
                                     last: record.lastName, gender: record.gender, birthdate: record.birthdate,
-                                    other: record.otherFieldsJSON)
+                                    other: record.otherFieldsJSON, deceased: record.deceased ?? false, deceasedAt: record.deceasedDate)
         var storedAsOf: Int64?
         let stored = try db.row(
-            "SELECT mrn, name, first_name, last_name, gender, birthdate, other_fields, as_of FROM patients WHERE id = ?", [patientID]
+            "SELECT mrn, name, first_name, last_name, gender, birthdate, other_fields, as_of, deceased, deceased_at FROM patients WHERE id = ?", [patientID]
         ) { row in
             storedAsOf = row.int64OrNil("as_of")
             return Demographics(mrn: row.stringOrNil("mrn"), name: row.stringOrNil("name"), first: row.stringOrNil("first_name"),
                                 last: row.stringOrNil("last_name"), gender: row.stringOrNil("gender"),
-                                birthdate: row.int64OrNil("birthdate"), other: row.stringOrNil("other_fields"))
+                                birthdate: row.int64OrNil("birthdate"), other: row.stringOrNil("other_fields"),
+                                deceased: row.int64("deceased") != 0, deceasedAt: row.int64OrNil("deceased_at"))
         }
         if merging, let stored, record.otherFieldsJSON == "{}" || Self.olderThanStored(storedAsOf, record: record, merging: merging) {
             // A record without its demographic document (FHIR resources without their Patient, known by a
@@ -135,24 +138,28 @@ final class RecordImport {
             incoming.gender = keep(incoming.gender, stored.gender)
             incoming.birthdate = keep(incoming.birthdate, stored.birthdate)
             if incoming.other == "{}" { incoming.other = stored.other }
+            // A record that does not say the person died does not bring them back.
+            if record.deceased == nil { (incoming.deceased, incoming.deceasedAt) = (stored.deceased, stored.deceasedAt) }
+            incoming.deceasedAt = keep(incoming.deceasedAt, incoming.deceased ? stored.deceasedAt : nil)
         }
         if let stored {
             if stored != incoming {
                 try db.execute("""
                     UPDATE patients SET mrn = ?, name = ?, first_name = ?, last_name = ?, gender = ?, birthdate = ?,
-                        other_fields = ? WHERE id = ?
+                        other_fields = ?, deceased = ?, deceased_at = ? WHERE id = ?
                     """, [incoming.mrn, incoming.name, incoming.first, incoming.last, incoming.gender,
-                          incoming.birthdate, incoming.other, patientID])
+                          incoming.birthdate, incoming.other, incoming.deceased ? 1 : 0, incoming.deceasedAt, patientID])
                 summary.patient = .updated
             }
         } else {
             try db.execute("""
                 INSERT INTO patients (id, source_id, record_id, mrn, name, first_name, last_name, gender, birthdate,
-                    other_fields, etag, imported_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    other_fields, etag, imported_at, updated_at, deceased, deceased_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [patientID, sourceID, record.recordID, record.medicalRecordNumber,
                       record.name.isEmpty ? "Unnamed (\(record.recordID))" : record.name, record.firstName,
-                      record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now])
+                      record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now,
+                      incoming.deceased ? 1 : 0, incoming.deceasedAt])
             summary.patient = .added
         }
         if let asOf = record.asOf, storedAsOf.map({ $0 < asOf }) ?? true {
@@ -175,13 +182,15 @@ final class RecordImport {
 
         insert = try db.statement("""
             INSERT INTO entries (id, patient_id, type, description, date, time, start_time, end_time, status, value,
-                text_value, units, codes, source_entry_id, raw, content_hash, ongoing_end, timeline_json, as_of)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                text_value, units, codes, source_entry_id, raw, content_hash, ongoing_end, timeline_json, as_of,
+                ref_low, ref_low_unit, ref_high, ref_high_unit, ref_text, interpretation, source_note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         update = try db.statement("""
             UPDATE entries SET type = ?, description = ?, date = ?, time = ?, start_time = ?, end_time = ?, status = ?,
                 value = ?, text_value = ?, units = ?, codes = ?, source_entry_id = ?, raw = ?, content_hash = ?,
-                ongoing_end = ?, timeline_json = ?, as_of = ?
+                ongoing_end = ?, timeline_json = ?, as_of = ?, ref_low = ?, ref_low_unit = ?, ref_high = ?, ref_high_unit = ?,
+                ref_text = ?, interpretation = ?, source_note = ?
             WHERE patient_id = ? AND id = ?
             """)
         // The same fact said again by a newer document: it is now said as of that document.
@@ -252,7 +261,7 @@ final class RecordImport {
                         try b.bind(entry.startTime); try b.bind(entry.endTime); try b.bind(entry.status); try b.bind(entry.value)
                         try b.bind(entry.textValue); try b.bind(entry.units); try b.bind(codes); try b.bind(entry.sourceID)
                         try b.bind(entry.rawJSON); try b.bind(hash); try b.bind(entry.ongoingEnd); try b.bind(timelineJSON)
-                        try b.bind(record.asOf); try b.bind(patientID); try b.bind(entry.id)
+                        try b.bind(record.asOf); try Self.bindDetail(entry, to: &b); try b.bind(patientID); try b.bind(entry.id)
                     }
                     try searchQueue?.execute([old.pk])
                     summary.entriesUpdated += 1
@@ -267,7 +276,7 @@ final class RecordImport {
                         try b.bind(entry.date); try b.bind(entry.time); try b.bind(entry.startTime); try b.bind(entry.endTime)
                         try b.bind(entry.status); try b.bind(entry.value); try b.bind(entry.textValue); try b.bind(entry.units)
                         try b.bind(codes); try b.bind(entry.sourceID); try b.bind(entry.rawJSON); try b.bind(hash)
-                        try b.bind(entry.ongoingEnd); try b.bind(timelineJSON); try b.bind(record.asOf)
+                        try b.bind(entry.ongoingEnd); try b.bind(timelineJSON); try b.bind(record.asOf); try Self.bindDetail(entry, to: &b)
                     }
                 } catch {
                     guard error.isUniqueViolation else { throw error }
@@ -386,6 +395,13 @@ final class RecordImport {
         return String(decoding: encoder.encode(StoredEntry(entry, codesJSON: codes)), as: UTF8.self)
     }
 
+    /// What the source said about a result, in the statements' column order (ref_low … source_note).
+    static func bindDetail(_ entry: Entry, to b: inout Bindings) throws(DatabaseError) {
+        let range = entry.referenceRange
+        try b.bind(range?.low?.value); try b.bind(range?.low?.unit); try b.bind(range?.high?.value); try b.bind(range?.high?.unit)
+        try b.bind(range?.text); try b.bind(entry.interpretation); try b.bind(entry.sourceNote)
+    }
+
     /// A digest of everything stored for an entry: equal digests mean a re-import changes nothing.
     /// The same fact said again under a new statement id (a C-CDA document's fact known by its content, its
     /// id shared by other facts), and nothing else changed: unchanged, and it keeps the statement id it was
@@ -408,6 +424,12 @@ final class RecordImport {
         add(entry.type.rawValue); add(entry.description); add(entry.time); add(entry.startTime); add(entry.endTime)
         add(entry.status); add(entry.value.map { "\($0)" }); add(entry.textValue); add(entry.units); add(codes)
         add(entry.sourceID); add(entry.rawJSON)
+        // Only when there is any: an entry without them keeps the digest it had before they were read.
+        if entry.referenceRange != nil || entry.interpretation != nil || entry.sourceNote != nil {
+            let range = entry.referenceRange
+            add(range?.low.map { "\($0.value)" }); add(range?.low?.unit); add(range?.high.map { "\($0.value)" }); add(range?.high?.unit)
+            add(range?.text); add(entry.interpretation); add(entry.sourceNote)
+        }
         return Array(Digests.sha256(parts).prefix(16))
     }
 }

@@ -33,7 +33,7 @@ enum SummaryQuery {
                     if handed.contains(entry.type) { sink?.take(entry) }
                     guard types.contains(entry.type) else { return }
                     entries[entry.type, default: []].append(entry)
-                    if let raw = row.stringOrNil(12) { allergySources[entry.id] = raw }
+                    if let raw = row.stringOrNil(TimelineWindowQuery.storedEntryColumnCount) { allergySources[entry.id] = raw }
                 }
             }
             if person.members.count > 1 {

@@ -8,7 +8,12 @@ import HealthRecord
 /// the rule, read into `StoredEntry` values; `timeline` is how the timeline reads the same entries fast.
 enum TimelineWindowQuery {
     /// What a `StoredEntry` is read from (`storedEntry`).
-    static let storedEntryColumns = "id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes"
+    static let storedEntryColumns = """
+        id, type, description, date, time, start_time, end_time, status, value, text_value, units, codes, \
+        ref_low, ref_low_unit, ref_high, ref_high_unit, ref_text, interpretation, source_note
+        """
+    /// How many columns `storedEntryColumns` lists: a query's own columns after them start here.
+    static let storedEntryColumnCount = 19
     /// What the timeline reads: the stored JSON object of each entry, and what the vital-sign groups need.
     /// All of them are in the `entries_by_date` index (migration 3).
     static let timelineColumns = "type, timeline_json, id, date, description, value, units"
@@ -115,7 +120,11 @@ enum TimelineWindowQuery {
             description: row.stringOrNil(2), date: row.int64OrNil(3), time: row.int64OrNil(4),
             startTime: row.int64OrNil(5), endTime: row.int64OrNil(6), status: row.stringOrNil(7),
             value: row.doubleOrNil(8), textValue: row.stringOrNil(9), units: row.stringOrNil(10),
-            codesJSON: row.string(11))
+            codesJSON: row.string(11),
+            referenceRange: ReferenceRange(low: row.doubleOrNil(12).map { .init(value: $0, unit: row.stringOrNil(13)) },
+                                           high: row.doubleOrNil(14).map { .init(value: $0, unit: row.stringOrNil(15)) },
+                                           text: row.stringOrNil(16)),
+            interpretation: row.stringOrNil(17), sourceNote: row.stringOrNil(18))
     }
 }
 

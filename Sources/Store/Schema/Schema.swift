@@ -694,5 +694,22 @@ enum Schema {
                 DELETE FROM search_queue;
                 """)
         },
+        // What the source said about a result (its normal range, its interpretation, its own note) and that a
+        // person has died (issue 38). Entries of older stores have none until they are imported again (their
+        // raw JSON holds it); the timeline JSON is encoded anew at open (`EntryJSONRefresh`, cleared here).
+        Migration(version: 14, name: "reference ranges, interpretations, notes; deceased") { db in
+            try db.execute("""
+                ALTER TABLE entries ADD COLUMN ref_low REAL;
+                ALTER TABLE entries ADD COLUMN ref_low_unit TEXT;
+                ALTER TABLE entries ADD COLUMN ref_high REAL;
+                ALTER TABLE entries ADD COLUMN ref_high_unit TEXT;
+                ALTER TABLE entries ADD COLUMN ref_text TEXT;
+                ALTER TABLE entries ADD COLUMN interpretation TEXT;
+                ALTER TABLE entries ADD COLUMN source_note TEXT;
+                ALTER TABLE patients ADD COLUMN deceased INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE patients ADD COLUMN deceased_at INTEGER;
+                DELETE FROM settings WHERE key = 'entry_json_version';
+                """)
+        },
     ]
 }

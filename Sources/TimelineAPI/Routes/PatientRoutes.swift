@@ -35,6 +35,7 @@ struct PatientRoutes {
             json.key("person"); json.string(person)
             json.key("gender"); json.string(patient.gender)
             json.key("birthdate"); json.int(patient.birthdate)
+            ResultDetailJSON.writeDeceased(patient, to: &json)
             json.key("source"); json.string(patient.sourceName)
             json.key("entries"); json.int(Int64(patient.entryCount))
             json.key("earliest"); json.int(span.earliest)

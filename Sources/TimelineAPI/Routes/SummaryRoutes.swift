@@ -103,7 +103,7 @@ struct SummaryRoutes {
         guard let patient = try await store.patient(id: try await store.person(of: patientID)?.head ?? patientID) else {
             throw APIError.unknownPatient
         }
-        return (catalog.defaults(age: patient.birthdate.map { Age.years(from: $0, to: now) }), false)
+        return (catalog.defaults(age: patient.birthdate.map { Age.years(from: $0, to: patient.ageTime(now: now)) }), false)
     }
 
     static func bad(_ message: String) -> HTTPError { HTTPError(.badRequest, code: "bad_modules", message: message) }

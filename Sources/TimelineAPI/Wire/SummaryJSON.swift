@@ -15,6 +15,7 @@ enum SummaryJSON {
         json.key("name"); json.string(patient.shownName)
         json.key("gender"); json.string(patient.gender)
         json.key("birthdate"); json.int(patient.birthdate)
+        ResultDetailJSON.writeDeceased(patient, to: &json)
         json.key("age"); json.number(age.map { ($0 * 10).rounded(.down) / 10 })
         json.endObject()
         json.key("generated_at"); json.int(generatedAt)

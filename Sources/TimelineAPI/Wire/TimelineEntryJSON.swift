@@ -7,7 +7,7 @@ import Store
 /// every request. Change the shape, and raise `version`: the store then re-encodes every entry when it
 /// is next opened.
 public struct TimelineEntryJSON: EntryEncoder {
-    public let version = 1
+    public let version = 2
 
     public init() {}
 
@@ -33,6 +33,7 @@ public struct TimelineEntryJSON: EntryEncoder {
         json.key("end_date"); json.int(entry.endTime)
         json.key("status"); json.string(entry.status)
         json.key("codes"); json.raw(entry.codesJSON)
+        ResultDetailJSON.write(entry, to: &json)
         json.endObject()
     }
 }

@@ -115,6 +115,7 @@ public enum TimelinePayload {
         json.key("name"); json.string(patient.shownName)
         json.key("gender"); json.string(patient.gender)
         json.key("birthdate"); json.int(patient.birthdate)
+        ResultDetailJSON.writeDeceased(patient, to: &json)
         json.endObject()
     }
 }

@@ -13,10 +13,11 @@ import Store
 struct ImportFileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-file",
-        abstract: "Import record files and folders (FHIR R4 JSON, RHEx record JSON) and print what changed.",
+        abstract: "Import record files and folders (FHIR R4 JSON, C-CDA or C32 XML, RHEx record JSON) and print what changed.",
         discussion: """
             The format and shape are read from each file's content, not its name: a FHIR Bundle of any type, \
-            FHIR NDJSON, a single FHIR resource, an RHEx record or a file of RHEx records one per line. A folder \
+            FHIR NDJSON, a single FHIR resource, a C-CDA R1.1/R2.1 or HITSP C32 document (XML), an RHEx record or a \
+            file of RHEx records one per line. A C-CDA or C32 document merges into what the store holds. A folder \
             is one input (a Bulk Data export, a folder of one-resource files): references may cross its files. \
             Each patient is imported in one transaction: a patient that fails changes nothing, and the rest \
             still imports. An ordinary FHIR import adds and updates; --replace also removes the entries that the \
