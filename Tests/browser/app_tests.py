@@ -2843,6 +2843,101 @@ def test_share_downloads_an_ips(t):
     printed = t.js("return [...document.querySelectorAll('#print-sheet h2')].map((h) => h.textContent.split(' (')[0])")
     shared = [name for name in printed if name in order]
     assert shared and shared == [o for o in order if o in shared], printed
+# ---- What the source said about a result; a person who has died (issue 38) ----
+
+def ruth_elder_bundle():
+    """A FHIR bundle of a woman born 1937-03-01 who died 2019-05-14 (aged 82): three glucose results with the
+    lab's range 70–99 mg/dL, two of them high (one flagged H by the lab, one only above the range), an active
+    medication and condition."""
+    subject = {"reference": "Patient/ruth"}
+    glucose = {"coding": [{"system": "http://loinc.org", "code": "2345-7", "display": "Glucose"}], "text": "Glucose"}
+    high = {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation", "code": "H", "display": "High"}]}
+    def result(i, day, value, flag=None):
+        resource = {"resourceType": "Observation", "id": f"glu{i}", "status": "final", "subject": subject, "code": glucose,
+                    "category": [{"coding": [{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"}]}],
+                    "effectiveDateTime": day, "valueQuantity": {"value": value, "unit": "mg/dL"},
+                    "referenceRange": [{"low": {"value": 70, "unit": "mg/dL"}, "high": {"value": 99, "unit": "mg/dL"}}]}
+        if flag:
+            resource["interpretation"] = [flag]
+        return resource
+    resources = [
+        {"resourceType": "Patient", "id": "ruth", "identifier": [{"system": "urn:test:issue38", "value": "ruth"}],
+         "name": [{"given": ["Ruth"], "family": "Elder"}], "gender": "female", "birthDate": "1937-03-01",
+         "deceasedDateTime": "2019-05-14"},
+        result(1, "2018-03-01T09:00:00Z", 92),
+        result(2, "2018-09-01T09:00:00Z", 118, high),
+        result(3, "2019-02-01T09:00:00Z", 104),
+        {"resourceType": "MedicationRequest", "id": "med1", "status": "active", "intent": "order", "subject": subject,
+         "medicationCodeableConcept": {"text": "Lisinopril 10 MG Oral Tablet"}, "authoredOn": "2016-01-10"},
+        {"resourceType": "Condition", "id": "cond1", "subject": subject, "code": {"text": "Type 2 diabetes"},
+         "clinicalStatus": {"coding": [{"code": "active"}]}, "onsetDateTime": "2015-06-01"},
+    ]
+    return {"resourceType": "Bundle", "type": "collection", "entry": [{"fullUrl": f"urn:uuid:{r['id']}", "resource": r} for r in resources]}
+
+
+def test_out_of_range_results_and_a_person_who_died(t):
+    """Ruth Elder died on May 14, 2019, aged 82: the header says so (not her age today); her glucose
+    results carry the lab's range: the two high ones are flagged High in the list and in their details
+    (with the normal range), and the chart shades the normal band and rings the two. Her Summary says she
+    died, gives no advice and offers no form to add a reading; the printed sheet says she died."""
+    path = t.daemon.work / "ruth-elder.json"
+    path.write_text(json.dumps(ruth_elder_bundle()))
+    known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
+    try:
+        ruth = [p["id"] for p in upload_file(t, path)["patients"] if p.get("id")][0]
+        listed = [p for p in t.daemon.api("/patients.json")["patients"] if p["id"] == ruth][0]
+        assert listed["deceased"] is True and listed["deceased_date"] is not None, listed
+        t.daemon.request("POST", "/patients/current", {"id": ruth})
+        t.open("#/decade/2019-06-01", "Ruth Elder")
+        meta = t.text("#person-meta")
+        assert "died May 14, 2019, aged 82" in meta, meta
+        assert "years old" not in meta, meta
+
+        # The chart: the normal band shaded, the two high results ringed, both said in words.
+        chart = t.find('#labs .chart[data-title="Glucose"]')
+        assert t.find_all("rect.chart-band", chart), "the normal band is shaded"
+        assert len(t.find_all("circle.chart-out", chart)) == 2, "the two high results are ringed"
+        label = t.find("svg", chart).get_attribute("aria-label")
+        assert "Normal range 70–99 mg/dL" in label and "2 results outside the normal range" in label, label
+        assert "normal range 70–99 mg/dL" in t.find(".range-key", chart).text, t.find(".range-key", chart).text
+        t.js("arguments[0].scrollIntoView({block: 'center'})", chart)
+        t.screenshot("result-range-chart-desktop-light", full=False)
+
+        # The list: the results group, the high ones flagged.
+        group = t.find('#entry-lists details[data-type="result"]')
+        if group.get_attribute("open") is None:
+            t.click(t.find("summary", group))
+        rows = t.find_all(".entry-row", group)
+        flags = [[f.text for f in t.find_all(".flag-tag", row)] for row in rows]
+        assert flags == [[], ["High"], ["High"]], flags
+        t.click(rows[2])
+        wait_until(lambda: t.find("#details").is_displayed(), message="the result's details")
+        body = t.text("#details-body")
+        assert "104 mg/dL" in body and "High" in body and "Normal range" in body and "70–99 mg/dL" in body, body
+        assert "Above the normal range" in body, body
+        t.screenshot("result-range-details-desktop-light", full=False)
+        close_details(t)
+
+        # The Summary: she died; no advice, no forms; on paper too.
+        t.open("#/summary", "Ruth Elder")
+        note = t.text("#tiles .deceased-note")
+        assert "Ruth Elder died on May 14, 2019, aged 82" in note, note
+        assert not t.find_all("#tiles .add-reading"), "no form to add a reading for a person who has died"
+        assert not re.search(r"\bnull\b", t.text("#tiles")), "a tile without a reading prints no null"
+        for module in summary_api(t, ruth)["modules"]:
+            assert "clinician" not in module["message"] and "Add " not in module["message"], module["message"]
+        assert "in the record when they died" in tile_message(t, "medications"), tile_message(t, "medications")
+        lab = t.text('#tiles .tile[data-module="blood-sugar"] [data-field="glucose-lab"]')
+        assert "The lab’s range: 70–99 mg/dL" in lab and "High" in lab, lab
+        sheet = t.find("#print-sheet").get_attribute("textContent")
+        assert "Died May 14, 2019" in sheet and "aged 82" in sheet and "Ruth Elder died on May 14, 2019" in sheet, sheet[:600]
+        t.js("window.scrollTo(0, 0)")
+        t.screenshot("summary-deceased-desktop-light", full=False)
+    finally:
+        for patient in t.daemon.api("/patients.json")["patients"]:
+            if patient["id"] not in known:
+                t.daemon.request("DELETE", f"/patients/{patient['id']}")
+        t.daemon.request("POST", "/patients/current", {"id": t.henry})
 
 
 # ---- Backups & activity: the daemon's backups (the harness gives it a folder) and the audit trail ----
@@ -3156,6 +3251,7 @@ TESTS = [
     test_modules_reordered_and_hidden,
     test_summary_printed_to_pdf,
     test_share_downloads_an_ips,
+    test_out_of_range_results_and_a_person_who_died,
     test_import_panel_is_calm_without_sources,
     test_import_panel_shows_progress_errors_and_sign_in,
     test_import_panel_with_a_real_source_that_fails,

@@ -4,6 +4,7 @@
 // sparkline. Pure functions, no DOM: vitals-chart.js draws them, Tests/webapp tests them.
 
 import { t } from './strings.js';
+import { chartBand, isOutOfRange, resultFlag } from './result-range.js';
 
 /** A chart's SVG height and the room around its plot (the value labels on the right, dates below). */
 export const CHART_HEIGHT = 84;
@@ -29,22 +30,36 @@ export function vitalCharts(vitals) {
   return charts;
 }
 
-/** Chart specs for lab results with two or more numeric values in the window. */
+/**
+ * Chart specs for lab results with two or more numeric values in the window. A chart whose results carry
+ * a normal range has `band` ([low, high], either null when open) and each point's `out` (outside its range,
+ * as its source says) and `flags` (the word for it: "High", "Low"…).
+ */
 export function labCharts(results) {
   const groups = new Map();
   for (const entry of results || []) {
     const value = entry.measurement?.value;
     if (typeof value !== 'number') continue;
     let group = groups.get(entry.description);
-    if (!group) { group = { values: [], dates: [], unit: null }; groups.set(entry.description, group); }
+    if (!group) { group = { values: [], dates: [], entries: [], unit: null }; groups.set(entry.description, group); }
     group.values.push(value);
     group.dates.push(entry.date);
+    group.entries.push(entry);
     group.unit = group.unit || entry.measurement.unit;
   }
   const charts = [];
   for (const [title, group] of groups) {
     if (group.values.length < 2) continue;
-    charts.push({ title, unit: group.unit, series: [{ name: title, values: group.values, dates: group.dates }] });
+    const series = { name: title, values: group.values, dates: group.dates };
+    const spec = { title, unit: group.unit, series: [series] };
+    const band = chartBand(group.entries, group.unit);
+    const out = group.entries.map(isOutOfRange);
+    if (band || out.some(Boolean)) {
+      spec.band = band;
+      series.out = out;
+      series.flags = group.entries.map((e) => (isOutOfRange(e) ? resultFlag(e).label : ''));
+    }
+    charts.push(spec);
   }
   return charts.sort((a, b) => a.title.localeCompare(b.title));
 }
@@ -79,8 +94,10 @@ export function levelCharts(posts) {
 export function chartScale(spec, width) {
   const all = spec.series.flatMap((sr) => sr.values);
   const dates = spec.series.flatMap((sr) => sr.dates);
-  const lo = spec.fixedRange ? spec.fixedRange[0] : Math.min(...all);
-  const hi = spec.fixedRange ? spec.fixedRange[1] : Math.max(...all);
+  // A normal band's bounds are in the scale too: a value's place against it shows.
+  const bounds = (spec.band || []).filter((b) => typeof b === 'number');
+  const lo = spec.fixedRange ? spec.fixedRange[0] : Math.min(...all, ...bounds);
+  const hi = spec.fixedRange ? spec.fixedRange[1] : Math.max(...all, ...bounds);
   const t0 = Math.min(...dates);
   const t1 = Math.max(...dates);
   // Equal values are drawn mid-height: a margin of a tenth of the value (at least 1) either side.
@@ -91,7 +108,10 @@ export function chartScale(spec, width) {
   const plotH = CHART_HEIGHT - CHART_PAD.top - CHART_PAD.bottom;
   const x = (t) => CHART_PAD.left + (t1 === t0 ? plotW / 2 : ((t - t0) / (t1 - t0)) * plotW);
   const y = (v) => CHART_PAD.top + (1 - (v - yLo) / (yHi - yLo)) * plotH;
-  return { lo, hi, t0, t1, plotW, plotH, x, y, guides: lo === hi ? [lo] : [hi, lo] };
+  // The guides mark the lowest and highest values (not the band's bounds, which the band itself shows).
+  const vLo = spec.fixedRange ? lo : Math.min(...all);
+  const vHi = spec.fixedRange ? hi : Math.max(...all);
+  return { lo, hi, t0, t1, plotW, plotH, x, y, guides: vLo === vHi ? [vLo] : [vHi, vLo] };
 }
 
 /** The outline of a reading of the person's own: a diamond of half-diagonal r around (cx, cy). */

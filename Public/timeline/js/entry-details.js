@@ -13,6 +13,7 @@ import { describePost } from './posts.js';
 import { annotationSection, annotationTags, isStruck } from './annotations.js';
 import { kindName, readingDetails } from './readings.js';
 import { t } from './strings.js';
+import { interpretationLabel, rangeText, resultFlag } from './result-range.js';
 
 const laneOf = (type) => LANES.find((l) => l.type === type) || (type === 'post' ? POST_LANE : type === 'vital_sign' ? VITAL_LANE : { type, name: type, one: type });
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -175,7 +176,14 @@ export class EntryDetails {
     }
     if (!reading || entry.status) addFact(facts, t('app.entry_details.status', 'Status'), entry.status ? capital(entry.status) : t('app.entry_details.not_recorded', 'Not recorded'));
     const value = valueText(entry);
-    if (value) addFact(facts, t('app.entry_details.value', 'Value'), value);
+    // What the source said of the value: the flag beside it, its normal range, its interpretation, its note.
+    const flag = resultFlag(entry);
+    if (value) addFact(facts, t('app.entry_details.value', 'Value'), flag?.flag ? h('span', { class: 'value-out' }, value, flagTag(flag)) : value);
+    const range = rangeText(entry.reference_range);
+    if (range) addFact(facts, t('app.entry_details.normal_range', 'Normal range'), range);
+    if (entry.interpretation) addFact(facts, t('app.entry_details.interpretation', 'Interpretation'), interpretationLabel(entry.interpretation));
+    else if (flag?.flag) addFact(facts, t('app.entry_details.interpretation', 'Interpretation'), flag.label);
+    if (entry.source_note) addFact(facts, t('app.entry_details.note_in_the_record', 'Note in the record'), entry.source_note);
     const codes = Object.entries(entry.codes || {});
     if (reading && !codes.length) {
       // The charts carry no codes: nothing to say.
@@ -209,6 +217,14 @@ function kind(lane, text) {
 
 function addFact(dl, name, value) {
   dl.append(h('dt', null, name), h('dd', null, value));
+}
+
+/** The word that flags a value outside its normal range ("High", "Low", "Abnormal"). */
+export function flagTag(flag) {
+  if (!flag?.flag) return null;
+  const word = flag.flag === 'high' ? t('app.entry_details.flag_high', 'High')
+    : flag.flag === 'low' ? t('app.entry_details.flag_low', 'Low') : t('app.entry_details.flag_abnormal', 'Abnormal');
+  return h('span', { class: 'tag flag-tag', title: flag.label }, word);
 }
 
 export function valueText(entry) {

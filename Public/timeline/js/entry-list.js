@@ -4,7 +4,8 @@
 import { h, clear } from './dom.js';
 import { formatDate } from './format.js';
 import { LANES } from './lane-layout.js';
-import { valueText } from './entry-details.js';
+import { flagTag, valueText } from './entry-details.js';
+import { resultFlag } from './result-range.js';
 import { annotationTags, isStruck } from './annotations.js';
 import { t } from './strings.js';
 
@@ -54,7 +55,7 @@ export class EntryLists {
         const row = h('button', { type: 'button', class: ['entry-row', isStruck(item.entry) && 'struck'], 'data-id': item.entry.id },
           h('span', { class: 'date' }, item.ongoing ? t('app.entry_list.since', 'since {t}', { t: formatDate(item.t) }) : formatDate(item.t)),
           h('span', { class: ['desc', isStruck(item.entry) && 'struck'] }, h('span', { class: 'desc-text' }, item.entry.description || lane.one), annotationTags(item.entry)),
-          h('span', { class: 'value' }, valueText(item.entry)));
+          h('span', { class: 'value' }, valueText(item.entry), flagTag(resultFlag(item.entry))));
         row.addEventListener('click', () => this.onOpen({ items: [item], lane }, row));
         list.append(h('li', null, row));
       }

@@ -52,21 +52,45 @@ export function groupPeople(patients) {
   });
 }
 
+/**
+ * Whole years of age: now, or at death for a person who has died (ages never count past it; unknown when
+ * the record says they died but not when).
+ */
+export function ageOf(patient) {
+  if (patient.deceased) return patient.deceased_date != null ? age(patient.birthdate, patient.deceased_date) : null;
+  return age(patient.birthdate);
+}
+
+/** "died May 14, 2019, aged 82" (or "died" alone, when the record gives no date). */
+export function diedWords(patient) {
+  if (!patient.deceased) return null;
+  const years = ageOf(patient);
+  if (patient.deceased_date == null) return t('app.patients.died', 'died');
+  const date = formatDate(patient.deceased_date);
+  return years != null ? tn('app.patients.count.died_on_aged', years, 'died {date}, aged {n}', 'died {date}, aged {n}', { date }) : t('app.patients.died_on', 'died {date}', { date });
+}
+
 export function personLine(patient) {
-  const years = age(patient.birthdate);
+  const years = ageOf(patient);
   const unnamed = patient.name || t('app.patients.unnamed', 'Unnamed');
-  const name = years != null ? tn('app.patients.count.name_years', years, '{name}, {n} year', '{name}, {n} years', { name: unnamed }) : unnamed;
+  // In the picker, short: the year they died.
+  const died = patient.deceased_date != null
+    ? t('app.patients.name_died_in', '{name}, died {year}', { name: unnamed, year: new Date(patient.deceased_date * 1000).getFullYear() })
+    : t('app.patients.name_died', '{name}, died', { name: unnamed });
+  const living = years != null ? tn('app.patients.count.name_years', years, '{name}, {n} year', '{name}, {n} years', { name: unnamed }) : unnamed;
+  const name = patient.deceased ? died : living;
   const relationship = relationshipWord(patient.relationship);
   return relationship ? `${name} · ${relationship}` : name;
 }
 
 export function personMeta(patient) {
-  const years = age(patient.birthdate);
+  const years = ageOf(patient);
   const sources = patient.sources || (patient.source ? [patient.source] : []);
   return [
     relationshipWord(patient.relationship),
     genderWord(patient.gender),
-    years != null ? tn('app.patients.count.years_old_born', years, '{n} year old (born {birthdate})', '{n} years old (born {birthdate})', { birthdate: formatDate(patient.birthdate) }) : null,
+    patient.deceased ? t('app.patients.died_born', '{died} (born {birthdate})', { died: diedWords(patient), birthdate: patient.birthdate != null ? formatDate(patient.birthdate) : '—' })
+      : years != null ? tn('app.patients.count.years_old_born', years, '{n} year old (born {birthdate})', '{n} years old (born {birthdate})', { birthdate: formatDate(patient.birthdate) }) : null,
     patient.entries != null ? tn('app.patients.count.record_entries', patient.entries, '{n} record entry', '{n} record entries') : null,
     patient.linked > 1 ? tn('app.patients.count.linked_records', patient.linked, '{n} linked record', '{n} linked records') : null,
     sources.length ? t('app.patients.from', 'from {source_word}', { source_word: sources.map(sourceWord).join(t('app.patients.and', ' and ')) }) : null,

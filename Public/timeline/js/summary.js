@@ -85,7 +85,21 @@ const pressureText = (r) => `${formatNumber(r.systolic)}/${formatNumber(r.diasto
 const withUnit = (value, unit) => `${formatNumber(value)}${unit ? ` ${unitWord(unit)}` : ''}`;
 
 // ---- Tiles, one renderer per module id: (tile, nothing) → {body: Node, charts: [{root, spec}]}, where
-// nothing(text) is what a tile with nothing to show says (null when the module's message says it already) ----
+// nothing(text) is what a tile with nothing to show says ('' when the module's message says it already: never
+// null, which a DOM append would print as "null") ----
+
+/** "The lab's range: 70–99 mg/dL" and, when the value lies outside it, a High/Low flag; '' without one. */
+function labRangeLine(value, field) {
+  const range = value.source_range;
+  if (!range) return '';
+  const bounds = range.low != null && range.high != null ? `${formatNumber(range.low)}–${formatNumber(range.high)}`
+    : range.high != null ? t('app.summary.below_n', 'below {n}', { n: formatNumber(range.high) }) : t('app.summary.above_n', 'above {n}', { n: formatNumber(range.low) });
+  const word = range.high != null && value.value > range.high ? t('app.summary.flag_high', 'High')
+    : range.low != null && value.value < range.low ? t('app.summary.flag_low', 'Low') : t('app.summary.flag_outside', 'Outside');
+  const outside = value.outside_source_range ? h('span', { class: 'tag flag-tag' }, word) : null;
+  return h('p', { class: 'tile-line small', 'data-field': field },
+    t('app.summary.the_labs_range', 'The lab’s range: {range}', { range: `${bounds}${value.unit ? ` ${prettyUnit(value.unit)}` : ''}` }), outside);
+}
 
 /** One value in a tile: big number, unit, your tag, a category badge, and the day. */
 function latestBlock({ value, unit, mine, badge, date, label }) {
@@ -237,10 +251,12 @@ const TILES = {
     if (glucose) {
       body.append(h('p', { class: 'tile-label' }, t('app.summary.glucose', 'Glucose'), glucose.context ? h('span', { class: 'muted' }, ` (${GLUCOSE_CONTEXT_WORDS[glucose.context] || glucose.context})`) : null));
       body.append(latestBlock({ label: 'glucose', value: formatNumber(glucose.value), unit: prettyUnit(glucose.unit), mine: glucose.self_reported, badge: categoryBadge(glucose.range, { glucose: true }), date: glucose.date }));
+      body.append(labRangeLine(glucose, 'glucose-lab'));
     }
     if (hba1c) {
       body.append(h('p', { class: 'tile-label' }, t('app.summary.hba1c', 'HbA1c')));
       body.append(latestBlock({ label: 'hba1c', value: formatNumber(hba1c.value), unit: prettyUnit(hba1c.unit), badge: categoryBadge(hba1c.range, { glucose: true }), date: hba1c.date }));
+      body.append(labRangeLine(hba1c, 'hba1c-lab'));
     }
     if (!glucose && !hba1c) body.append(nothing(t('app.summary.no_glucose_or_hba1c_recorded', 'No glucose or HbA1c recorded yet.')));
     const readings = tile.readings || [];
@@ -372,6 +388,9 @@ export class SummaryView {
     const modules = data.modules || [];
     this.generated.textContent = data.generated_at != null ? t('app.summary.as_of', 'As of {generated_at}', { generated_at: formatDateTime(data.generated_at) }) : '';
     const root = clear(this.tiles);
+    // A person who has died: said first; the tiles show the record as it was kept, with no forms to add to it.
+    this.deceased = Boolean(data.patient?.deceased);
+    if (this.deceased) root.append(h('p', { class: 'note deceased-note', role: 'note' }, diedSentence(data.patient, person)));
     if (!modules.length) {
       root.append(h('div', { class: 'empty' },
         h('p', null, h('strong', null, t('app.summary.no_tiles_are_chosen_for', 'No tiles are chosen for this summary.'))),
@@ -411,7 +430,7 @@ export class SummaryView {
     let body;
     let charts = [];
     const renderer = TILES[module.id];
-    const nothing = (text) => (module.message ? null : emptyLine(text));
+    const nothing = (text) => (module.message ? '' : emptyLine(text));
     try {
       ({ body, charts = [] } = renderer ? renderer(module.tile || {}, nothing) : { body: genericView(module.tile ?? null) });
     } catch {
@@ -421,7 +440,7 @@ export class SummaryView {
     }
     tile.append(h('div', { class: ['tile-body', !renderer && 'generic'] }, body));
     tile.append(h('p', { class: 'tile-status form-note', role: 'status', tabindex: '-1' }));
-    const kinds = (module.accepts || []).filter((kind) => KINDS[kind]);
+    const kinds = this.deceased ? [] : (module.accepts || []).filter((kind) => KINDS[kind]);
     if (kinds.length) tile.append(this.addReading(module, kinds, id));
     return { tile, charts };
   }
@@ -485,15 +504,19 @@ export function fillPrintSheet(sheet, data, person) {
   const root = clear(sheet);
   const patient = data.patient || {};
   const born = patient.birthdate ?? person?.birthdate;
+  const died = patient.deceased ?? person?.deceased;
+  const diedOn = patient.deceased_date ?? person?.deceased_date;
   const facts = [
     born != null ? t('app.summary.born', 'Born {born}', { born: formatDate(born) }) : null,
-    ageWords(patient.age),
+    died ? (diedOn != null ? t('app.summary.died_on', 'Died {died}', { died: formatDate(diedOn) }) : t('app.summary.died', 'Died')) : null,
+    died ? (patient.age != null ? tn('app.summary.count.aged', Math.floor(Number(patient.age)), 'aged {n}', 'aged {n}') : null) : ageWords(patient.age),
     genderWord(patient.gender ?? person?.gender),
   ].filter(Boolean).join(' · ');
   root.append(h('header', { class: 'print-head' },
     h('p', { class: 'print-kind' }, t('app.summary.health_summary', 'Health summary')),
     h('h1', { text: patient.name || t('app.summary.unnamed', 'Unnamed') }),
     facts ? h('p', { class: 'print-facts', text: facts }) : null,
+    died ? h('p', { class: 'print-deceased', text: diedSentence(patient, person) }) : null,
     h('p', { class: 'print-meta' }, t('app.summary.printed_from_the_persons_own', 'Printed {now} from the person’s own health record (hreaderd), as of {generated_at}.', { now: formatDate(Date.now() / 1000), generated_at: formatDateTime(data.generated_at ?? Date.now() / 1000) }))));
 
   // The sections in the order and with the names of the documents for a doctor (Share: js/share.js).
@@ -548,6 +571,17 @@ export function fillPrintSheet(sheet, data, person) {
   if (others.length) {
     root.append(section(t('app.summary.other', 'Other'), h('ul', null, others.map((m) => h('li', null, h('strong', null, `${m.name || m.id}: `), m.message)))));
   }
+}
+
+/** "Ruth Elder died on May 14, 2019, aged 86. This summary shows the record as it was kept." */
+function diedSentence(patient, person) {
+  const name = patient.name || person?.name || t('app.summary.this_person', 'This person');
+  const when = patient.deceased_date ?? person?.deceased_date;
+  const years = patient.age != null ? Math.floor(Number(patient.age)) : null;
+  const died = when == null ? t('app.summary.person_died', '{name} died.', { name })
+    : years == null ? t('app.summary.person_died_on', '{name} died on {date}.', { name, date: formatDate(when) })
+      : tn('app.summary.count.person_died_on_aged', years, '{name} died on {date}, aged {n}.', '{name} died on {date}, aged {n}.', { name, date: formatDate(when) });
+  return `${died} ${t('app.summary.record_as_it_was_kept', 'This summary shows the record as it was kept.')}`;
 }
 
 /** Vital signs on paper: blood pressure, weight, height, BMI. */

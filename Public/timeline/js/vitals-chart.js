@@ -92,7 +92,20 @@ function fillChart(card, spec) {
   else if (mineCount) mineText = t('app.vitals_chart.of_them', ' {mine_count} of them {value}.', { mine_count: mineCount.toLocaleString(), value: mineCount === 1 ? t('app.vitals_chart.is_your_own_reading', 'is your own reading') : t('app.vitals_chart.are_your_own_readings', 'are your own readings') });
   const label = t('app.vitals_chart.from_to_latest_on', '{title}: {count} from {t0} to {t1}, {summary}{value}. Latest {latest_text}{value} on {latest_date}.{mine_text}', { title: spec.title, count: tn('app.vitals_chart.count.readings', count, '{n} reading', '{n} readings'), t0: formatDate(t0), t1: formatDate(t1), summary, value: unit ? ' ' + unit : '', latest_text: latestText, latest_date: formatDate(latestDate), mine_text: mineText });
 
-  const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  // The source's normal range, shaded; points outside it are flagged (a ring, and the word in their title).
+  const outCount = spec.series.reduce((n, sr) => n + (sr.out || []).filter(Boolean).length, 0);
+  const bandRange = spec.band ? `${bandWords(spec.band)}${unit ? ' ' + unit : ''}` : '';
+  const bandText = spec.band ? ` ${t('app.vitals_chart.normal_range_sentence', 'Normal range {range}.', { range: bandRange })}` : '';
+  const outText = outCount ? ` ${tn('app.vitals_chart.count.outside_the_normal_range', outCount, '{n} result outside the normal range.', '{n} results outside the normal range.')}` : '';
+  const svg = s('svg', { width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': label + bandText + outText });
+  if (spec.band) {
+    const top = spec.band[1] == null ? PAD.top : Math.max(PAD.top, y(spec.band[1]));
+    const bottom = spec.band[0] == null ? HEIGHT - PAD.bottom : Math.min(HEIGHT - PAD.bottom, y(spec.band[0]));
+    if (bottom > top) {
+      svg.append(s('rect', { class: 'chart-band', x: PAD.left, y: top, width: plotW, height: bottom - top },
+        s('title', { text: t('app.vitals_chart.normal_range', 'Normal range {range}', { range: bandRange }) })));
+    }
+  }
   // Guides at the lowest and highest values, labelled on the right.
   for (const value of guides) {
     svg.append(
@@ -119,9 +132,11 @@ function fillChart(card, spec) {
       const last = i === series.values.length - 1;
       const mine = Boolean(series.mine?.[i]);
       if (many && !last && !mine) return;
-      const title = s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}${mine ? t('app.vitals_chart.your_own_reading_suffix', ' (your own reading)') : ''}` });
+      const flag = series.out?.[i] ? ` (${series.flags?.[i] || t('app.vitals_chart.outside_it', 'outside the normal range')})` : '';
+      const title = s('title', { text: `${series.name}: ${formatNumber(v)}${unit ? ' ' + unit : ''}, ${when(series.dates[i])}${mine ? t('app.vitals_chart.your_own_reading_suffix', ' (your own reading)') : ''}${flag}` });
       const cx = x(series.dates[i]);
       const cy = y(v);
+      if (flag) svg.append(s('circle', { class: 'chart-out', cx, cy, r: last ? 7.5 : 5.5 }));
       if (mine) {
         // Your own reading: a hollow diamond, told apart from the record's dots without colour.
         svg.append(s('path', { class: `chart-dot mine ${cls} ${last ? 'latest' : ''}`, d: diamondPath(cx, cy, last ? 5.5 : 4.5) }, title));
@@ -136,6 +151,17 @@ function fillChart(card, spec) {
       ...(spec.series.length > 1 ? spec.series.map((sr) => h('span', { class: sr.tone === 2 ? 'third' : sr.second || sr.tone === 1 ? 'second' : '' }, sr.name)) : []),
       mineCount ? h('span', { class: 'mine-key' }, t('app.vitals_chart.your_own_reading', 'your own reading')) : null));
   }
+  if (spec.band || outCount) {
+    card.append(h('figcaption', { class: 'legend range-key' },
+      spec.band ? h('span', { class: 'band-key' }, t('app.vitals_chart.normal_range_key', 'normal range {range}', { range: bandRange })) : null,
+      outCount ? h('span', { class: 'out-key' }, tn('app.vitals_chart.count.outside_key', outCount, '{n} result outside it', '{n} results outside it')) : null));
+  }
+}
+
+/** "70–99", "below 200", "above 40": a band's bounds in words. */
+function bandWords([low, high]) {
+  if (low != null && high != null) return `${formatNumber(low)}–${formatNumber(high)}`;
+  return high != null ? t('app.vitals_chart.below_n', 'below {n}', { n: formatNumber(high) }) : t('app.vitals_chart.above_n', 'above {n}', { n: formatNumber(low) });
 }
 
 /**
