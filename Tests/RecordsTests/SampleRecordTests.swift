@@ -208,6 +208,8 @@ struct SampleRecordTests {
         #expect(record.name == "Barry Berry")
         #expect(record.gender == "M")
         #expect(record.birthdate == -223262033)
+        // `expired: true` with a `deathdate`: he died in 2005.
+        #expect(record.deceased == true && record.deceasedDate == 1125956803)
         #expect(record.countsBySection == [
             "encounters": 2, "conditions": 2, "vital_signs": 2, "procedures": 1,
             "results": 1, "immunizations": 3, "medications": 1, "allergies": 1,
