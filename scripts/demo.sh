@@ -19,7 +19,7 @@ export HREADERD_STATE_DIR="$demo/state" HREADERD_PASSWORD_FILE="$demo/password"
 if [[ ! -f "$demo/state/hreaderd.key" ]]; then
     (umask 077 && "$bin" init > "$demo/recovery-key.txt")
     # A FHIR R4 bundle, as a portal or a health app would give it, read by the FHIR reader; its history
-    # runs up to today.
+    # runs up to today. Lab results carry their ranges and flags, and the grandparent has died.
     .build/release/generate-records --seed 7 --entries 1500 --format fhir --end today --output "$demo/family.fhir.json"
     "$bin" import-file "$demo/family.fhir.json"
 fi

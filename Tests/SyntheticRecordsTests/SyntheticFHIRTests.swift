@@ -50,3 +50,58 @@ struct SyntheticFHIRTests {
         }
     }
 }
+
+/// The demo's family as real records are (`lifelike`): results with normal ranges and flags, reactions
+/// named, entries in proportion to age and health, a grandparent who has died.
+@Suite("synthetic FHIR bundles, lifelike")
+struct SyntheticLifelikeFHIRTests {
+    static let end: Int64 = 1_790_000_000
+
+    @Test("results carry ranges and flags, some out of range; reactions have names; the grandparent died and their record ends then")
+    func lifelike() throws {
+        let generator = SyntheticRecords(seed: 7)
+        let bytes = generator.fhirBundle(entries: 1_500, end: Self.end, lifelike: true)
+        #expect(bytes == generator.fhirBundle(entries: 1_500, end: Self.end, lifelike: true))
+        let result = try FHIRReader().read(bytes, name: "family.json")
+        #expect(result.problems.isEmpty)
+        let family = generator.family()
+        let records = result.patients.compactMap(\.record)
+        #expect(records.count == family.count)
+
+        let results = records.flatMap(\.entries).filter { $0.type == .result }
+        let ranged = results.filter { $0.referenceRange != nil }
+        #expect(ranged.count > results.count / 2)
+        let flagged = results.filter { ResultInterpretation.isFlagged($0.interpretation) }
+        #expect(!flagged.isEmpty && flagged.count < results.count / 2)
+        // A flag agrees with the range it came with.
+        for entry in ranged where entry.interpretation == "H" {
+            if let value = entry.value, let high = entry.referenceRange?.high?.value { #expect(value > high) }
+        }
+
+        let reactions = records.flatMap(\.entries).filter { $0.type == .allergy }.map { AllergyDetails.read($0.rawJSON).reaction }
+        #expect(!reactions.isEmpty && !reactions.contains("Reaction"))
+
+        let parent = try #require(family.first { $0.relationship == .parent })
+        let grandparent = try #require(records.first { $0.name == parent.name })
+        #expect(grandparent.deceased == true)
+        let died = try #require(grandparent.deceasedDate)
+        #expect(died < Self.end && died > Self.end - 6 * 365 * 86_400)
+        #expect((grandparent.entries.compactMap(\.date).max() ?? 0) <= died + 86_400)
+        for record in records where record.name != parent.name { #expect(record.deceased == nil) }
+
+        // In proportion: the youngest child has fewer entries than the grandparent.
+        let youngest = try #require(family.filter { $0.relationship == .child }.max { $0.birthdate < $1.birthdate })
+        let child = try #require(records.first { $0.name == youngest.name })
+        #expect(child.entries.count < grandparent.entries.count)
+    }
+
+    @Test("without lifelike, the bundle is as before: every person has the entries asked for, nobody died")
+    func plain() throws {
+        let result = try FHIRReader().read(SyntheticRecords(seed: 7).fhirBundle(entries: 300, end: Self.end), name: "family.json")
+        for patient in result.patients {
+            #expect(patient.record?.entries.count == 300)
+            #expect(patient.record?.deceased == nil)
+            #expect(patient.record?.entries.allSatisfy { $0.referenceRange == nil } == true)
+        }
+    }
+}

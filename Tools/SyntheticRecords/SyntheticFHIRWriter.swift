@@ -10,6 +10,11 @@ import HealthRecord
 struct SyntheticFHIRWriter {
     let patient: SyntheticPatient
     let factory: SyntheticEntryFactory
+    /// What real records carry beyond the basics (`SyntheticRecords.writeFHIRBundle(lifelike:)`): results'
+    /// normal ranges and flags.
+    var lifelike = false
+    /// When the person died, for a record that says so.
+    var deceased: Int64?
 
     static let systems: [String: String] = [
         "SNOMED-CT": "http://snomed.info/sct", "LOINC": "http://loinc.org", "RxNorm": "http://www.nlm.nih.gov/research/umls/rxnorm",
@@ -82,6 +87,46 @@ struct SyntheticFHIRWriter {
         writer.endObject(); writer.endArray()
         writer.key("gender"); writer.string(patient.gender == "F" ? "female" : "male")
         writer.key("birthDate"); writer.string(String(Self.dateTime(patient.birthdate).prefix(10)))
+        if let deceased { writer.key("deceasedDateTime"); writer.string(Self.dateTime(deceased)) }
+    }
+
+    /// A result's normal range and its flag, as a lab report gives them.
+    private func labReport(_ item: SyntheticEntry, into writer: inout SyntheticJSONWriter) {
+        guard let loinc = item.codes.first(where: { $0.system == "LOINC" })?.value else { return }
+        let code: String?
+        switch item.measurement {
+        case let .number(value, decimals, units)?:
+            // The flag of the value as it is written (rounded), so that it agrees with what a reader compares.
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            code = LabRanges.interpretation(loinc: loinc, value: (value * scale).rounded() / scale)
+            if let range = LabRanges.normal[loinc] {
+                writer.key("referenceRange"); writer.beginArray(); writer.beginObject()
+                for (key, bound) in [("low", range.low), ("high", range.high)] {
+                    guard let bound else { continue }
+                    writer.key(key); writer.beginObject()
+                    writer.key("value"); writer.decimal(bound, decimals: decimals)
+                    if let units { writer.key("unit"); writer.string(units); writer.key("system"); writer.string("http://unitsofmeasure.org") }
+                    writer.endObject()
+                }
+                writer.endObject(); writer.endArray()
+            }
+        case let .text(answer)?:
+            code = LabRanges.interpretation(loinc: loinc, answer: answer)
+            if let normal = LabRanges.normalAnswer[loinc] {
+                writer.key("referenceRange"); writer.beginArray(); writer.beginObject()
+                writer.key("text"); writer.string(normal)
+                writer.endObject(); writer.endArray()
+            }
+        case nil:
+            code = nil
+        }
+        guard let code else { return }
+        writer.key("interpretation"); writer.beginArray(); writer.beginObject(); writer.key("coding"); writer.beginArray(); writer.beginObject()
+        writer.key("system"); writer.string("http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation")
+        writer.key("code"); writer.string(code)
+        writer.key("display"); writer.string(LabRanges.words[code] ?? code)
+        writer.endObject(); writer.endArray(); writer.endObject(); writer.endArray()
     }
 
     private func subject(_ writer: inout SyntheticJSONWriter, key: String = "subject") {
@@ -146,7 +191,8 @@ struct SyntheticFHIRWriter {
             writer.key("recordedDate"); writer.string(Self.dateTime(item.startTime ?? 0))
             if let reaction = item.reaction {
                 writer.key("reaction"); writer.beginArray(); writer.beginObject()
-                writer.key("manifestation"); writer.beginArray(); concept([reaction], text: "Reaction", into: &writer); writer.endArray()
+                let name = Vocabulary.reactionNames[reaction.value] ?? "Reaction"
+                writer.key("manifestation"); writer.beginArray(); concept([reaction], text: name, into: &writer); writer.endArray()
                 if let severity = item.severity, let word = ["255604002": "mild", "6736007": "moderate", "24484000": "severe"][severity.value] {
                     writer.key("severity"); writer.string(word)
                 }
@@ -182,6 +228,7 @@ struct SyntheticFHIRWriter {
             case nil:
                 break
             }
+            if lifelike, item.type == .result { labReport(item, into: &writer) }
         }
     }
 
@@ -203,16 +250,24 @@ public enum SyntheticFHIRDates {
 extension SyntheticRecords {
     /// The family as one FHIR R4 `collection` Bundle, each person with `entries` entries, whose history
     /// ends at `end` (the demo passes today). Streams to `sink` in chunks of about `chunkBytes`.
+    ///
+    /// `lifelike` (the demo): what real records carry. Results have their normal range and flag (some out
+    /// of range); each person has entries in proportion to the years of their record and their health
+    /// (`entries` is a middle-aged adult's; a child has fewer, the grandparent more); and the grandparent
+    /// has died, their record ending then. Without it (tests, benchmarks) every person has `entries`.
     public func writeFHIRBundle(entries: Int, end: Int64 = SyntheticRecords.referenceEnd, pretty: Bool = false,
-                                members: Int? = nil, chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void) rethrows {
+                                members: Int? = nil, lifelike: Bool = false, chunkBytes: Int = 1 << 20,
+                                to sink: ([UInt8]) throws -> Void) rethrows {
         var writer = SyntheticJSONWriter(pretty: pretty, capacity: chunkBytes + 4096)
         writer.beginObject()
         writer.key("resourceType"); writer.string("Bundle")
         writer.key("type"); writer.string("collection")
         writer.key("entry"); writer.beginArray()
         for person in family().prefix(members ?? Int.max) {
-            let factory = SyntheticEntryFactory(seed: seed, patient: person, counts: SyntheticRecords.sectionCounts(entries: entries), end: end)
-            try SyntheticFHIRWriter(patient: person, factory: factory).writeEntries(into: &writer) { writer in
+            let life = lifelike ? Self.lifelike(person, seed: seed, entries: entries, end: end) : (entries: entries, end: end, deceased: nil)
+            let factory = SyntheticEntryFactory(seed: seed, patient: person, counts: SyntheticRecords.sectionCounts(entries: life.entries), end: life.end)
+            let fhir = SyntheticFHIRWriter(patient: person, factory: factory, lifelike: lifelike, deceased: life.deceased)
+            try fhir.writeEntries(into: &writer) { writer in
                 if writer.bytes.count >= chunkBytes { try sink(writer.take()) }
             }
         }
@@ -222,9 +277,38 @@ extension SyntheticRecords {
         try sink(writer.take())
     }
 
-    public func fhirBundle(entries: Int, end: Int64 = SyntheticRecords.referenceEnd, members: Int? = nil) -> [UInt8] {
+    public func fhirBundle(entries: Int, end: Int64 = SyntheticRecords.referenceEnd, members: Int? = nil, lifelike: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
-        writeFHIRBundle(entries: entries, end: end, members: members) { bytes.append(contentsOf: $0) }
+        writeFHIRBundle(entries: entries, end: end, members: members, lifelike: lifelike) { bytes.append(contentsOf: $0) }
         return bytes
+    }
+
+    /// A middle-aged adult's record spans this many years: `entries` is theirs.
+    static let typicalRecordYears = 35.0
+
+    /// A person's entries, the end of their record and their death, for a lifelike family: the grandparent
+    /// died one to five years before `end` (the day from a stream of its own, so the family stays the same);
+    /// entries follow the years the record spans, times how much care a person of that age needs (a child
+    /// less, the grandparent more), at least 40.
+    static func lifelike(_ person: SyntheticPatient, seed: UInt64, entries: Int, end: Int64) -> (entries: Int, end: Int64, deceased: Int64?) {
+        var deceased: Int64?
+        var last = end
+        if person.relationship == .parent {
+            var random = RandomSource(seed: seed, Stream.death, UInt64(person.index))
+            let died = end - Int64(random.int(in: 365...5 * 365)) * 86_400
+            // Not before the record could hold a few years of them.
+            if died > SyntheticEntryFactory.earliestRecord + 5 * 365 * 86_400 {
+                let day = died - died % 86_400 + 15 * 3_600
+                (deceased, last) = (day, day)
+            }
+        }
+        let start = max(person.birthdate + 30 * 86_400, SyntheticEntryFactory.earliestRecord)
+        let years = max(Double(last - start) / SyntheticEntryFactory.year, 0.5)
+        let care: Double = switch person.relationship {
+        case .child: 0.6
+        case .parent: 1.6
+        case .primary, .spouse: 1.0
+        }
+        return (max(40, Int((Double(entries) * years / typicalRecordYears * care).rounded())), last, deceased)
     }
 }

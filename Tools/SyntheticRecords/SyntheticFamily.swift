@@ -59,4 +59,5 @@ enum Stream {
     static let patient: UInt64 = 2
     static let visit: UInt64 = 3
     static let entry: UInt64 = 4
+    static let death: UInt64 = 5
 }

@@ -178,6 +178,10 @@ enum Vocabulary {
         Code(system: "SNOMED-CT", value: "56018004"), // wheezing
         Code(system: "SNOMED-CT", value: "422587007"), // nausea
     ]
+    /// What a person reads for each reaction.
+    static let reactionNames: [String: String] = [
+        "247472004": "Hives", "271807003": "Skin rash", "39579001": "Anaphylaxis", "56018004": "Wheezing", "422587007": "Nausea",
+    ]
     static let severities: [Code] = [
         Code(system: "SNOMED-CT", value: "255604002"), // mild
         Code(system: "SNOMED-CT", value: "6736007"), // moderate

@@ -18,7 +18,7 @@ struct GenerateRecords: ParsableCommand {
     @Option(help: "Seed of the generator.")
     var seed: UInt64 = 1
 
-    @Option(help: "Entries per patient (0…2,000,000).")
+    @Option(help: "Entries per patient (0…2,000,000); with --format fhir, a middle-aged adult's (the others in proportion, unless --plain).")
     var entries: Int = 300
 
     @Option(help: "rhex: RHEx records, one per line; fhir: one FHIR R4 collection Bundle of the family.")
@@ -29,6 +29,9 @@ struct GenerateRecords: ParsableCommand {
 
     @Option(help: ArgumentHelp("Where the records' history ends: epoch seconds, or `today` (default: 2025-01-01, so output is the same on every day).", valueName: "when"))
     var end: String?
+
+    @Flag(help: "FHIR: every person with exactly --entries entries, no reference ranges, nobody deceased (for benchmarks). Default: as real records are.")
+    var plain = false
 
     @Option(help: "Only the family's first N people.")
     var members: Int?
@@ -70,7 +73,7 @@ struct GenerateRecords: ParsableCommand {
         let end = try endSeconds()
         switch format {
         case .fhir:
-            generator.writeFHIRBundle(entries: entries, end: end, members: members, to: sink)
+            generator.writeFHIRBundle(entries: entries, end: end, members: members, lifelike: !plain, to: sink)
         case .rhex:
             for person in generator.family().prefix(members ?? Int.max) {
                 generator.writeRecord(for: person, entries: entries, shape: shape, end: end, to: sink)
