@@ -69,7 +69,8 @@ extension Entry {
     /// canonical JSON.
     public var stored: StoredEntry {
         StoredEntry(id: id, type: type, description: description, date: date, time: time, startTime: startTime, endTime: endTime,
-                    status: status, value: value, textValue: textValue, units: units, codesJSON: JSONWriter.codes(codes))
+                    status: status, value: value, textValue: textValue, units: units, codesJSON: JSONWriter.codes(codes),
+                    referenceRange: referenceRange, interpretation: interpretation, sourceNote: sourceNote)
     }
 
     fileprivate func writeRHEx(to json: inout JSONWriter) {
