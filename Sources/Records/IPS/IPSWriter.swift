@@ -9,6 +9,7 @@ public enum IPSWriter {
     static let loinc = "http://loinc.org"
     static let absentUnknown = "http://hl7.org/fhir/uv/ips/CodeSystem/absent-unknown-uv-ips"
     static let ucum = "http://unitsofmeasure.org"
+    static let observationInterpretation = "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation"
 
     /// The document's bytes (UTF-8 JSON).
     public static func write(_ record: SharedRecord, options: SharingOptions) -> [UInt8] {
@@ -343,7 +344,14 @@ struct IPSBundleWriter {
         } else if let text = fact.textValue {
             json.key("valueString"); json.string(text)
         }
+        if let code = fact.interpretation {
+            json.key("interpretation"); json.beginArray(); json.beginObject(); json.key("coding"); json.beginArray(); json.beginObject()
+            json.key("system"); json.string(IPSWriter.observationInterpretation)
+            json.key("code"); json.string(code)
+            json.endObject(); json.endArray(); json.endObject(); json.endArray()
+        }
         note(fact)
+        if let range = fact.referenceRange { referenceRange(range) }
         end()
     }
 
@@ -421,6 +429,29 @@ struct IPSBundleWriter {
         if let start { json.key("start"); json.string(SharedTime.fhir(start)) }
         if let end { json.key("end"); json.string(SharedTime.fhir(end)) }
         json.endObject()
+    }
+
+    /// An observation's normal range as the source gave it: `low`, `high` (SimpleQuantity) and its `text`.
+    private mutating func referenceRange(_ range: ReferenceRange) {
+        let text = range.text.flatMap(MarkupText.clean)
+        // A range says something (FHIR's obs-3): a bound or its text.
+        guard range.low != nil || range.high != nil || text != nil else { return }
+        json.key("referenceRange"); json.beginArray(); json.beginObject()
+        for (key, bound) in [("low", range.low), ("high", range.high)] {
+            guard let bound, bound.value.isFinite else { continue }
+            json.key(key); json.beginObject()
+            json.key("value"); json.number(bound.value)
+            if let unit = bound.unit {
+                json.key("unit"); json.string(unit)
+                if !unit.utf8.contains(0x20) {
+                    json.key("system"); json.string(IPSWriter.ucum)
+                    json.key("code"); json.string(unit)
+                }
+            }
+            json.endObject()
+        }
+        if let text { json.key("text"); json.string(text) }
+        json.endObject(); json.endArray()
     }
 
     private mutating func note(_ fact: SharedFact) {

@@ -15,6 +15,9 @@ struct SharedFact: Sendable {
     var textValue: String?
     var units: String?
     var note: String?
+    /// What the source said about a result: its normal range and its interpretation (an HL7 code).
+    var referenceRange: ReferenceRange?
+    var interpretation: String?
     /// The person took it themselves (a reading): patient-reported.
     var patientReported: Bool
     var rawJSON: String
@@ -62,7 +65,8 @@ struct SharedContent: Sendable {
                 codes: SharedCodeSystems.codes(json: entry.codesJSON, raw: item.rawJSON),
                 time: entry.time, start: entry.startTime, end: entry.endTime, status: entry.status,
                 value: entry.value, textValue: MarkupText.clean(entry.textValue), units: MarkupText.clean(entry.units),
-                note: MarkupText.clean(item.note), patientReported: false, rawJSON: item.rawJSON))
+                note: MarkupText.clean(item.note), referenceRange: entry.referenceRange, interpretation: entry.interpretation,
+                patientReported: false, rawJSON: item.rawJSON))
         }
         if chosen.contains(.vitalSigns) {
             var readings: [SharedFact] = []
