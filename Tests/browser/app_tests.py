@@ -2907,7 +2907,8 @@ def test_out_of_range_results_and_a_person_who_died(t):
         group = t.find('#entry-lists details[data-type="result"]')
         if group.get_attribute("open") is None:
             t.click(t.find("summary", group))
-        rows = t.find_all(".entry-row", group)
+        # The rows are filled when the group opens (its toggle event).
+        rows = wait_until(lambda: (lambda r: len(r) == 3 and r)(t.find_all(".entry-row", group)), message="the results' rows")
         flags = [[f.text for f in t.find_all(".flag-tag", row)] for row in rows]
         assert flags == [[], ["High"], ["High"]], flags
         t.click(rows[2])
