@@ -289,6 +289,12 @@ struct CCDAEntryReader {
             warn("a unit that is not UCUM (\"\(units.prefix(40))\"): kept as written")
         }
         CCDAResultDetail.apply(observation, values: values, to: &entry)
+        if let range = entry.referenceRange, range.low == nil, range.high == nil {
+            warn("a reference range given only in words: kept as its text, no value is flagged by it")
+        }
+        if entry.interpretation == nil, let code = observation.node("hl7:interpretationCode"), code.attribute("nullFlavor") == nil {
+            warn("an interpretation code that is not HL7's (\"\(code.attribute("code")?.prefix(20) ?? "")\"): left out, the value kept")
+        }
         keep(entry, statement: observation)
     }
 

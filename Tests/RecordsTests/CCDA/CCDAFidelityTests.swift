@@ -225,6 +225,25 @@ struct CCDAFidelityTests {
         let entry = try #require(result.record.entries.first)
         #expect(entry.value == 90 && entry.units == "mg per dl")
         #expect(result.warnings.contains { $0.contains("UCUM") })
+        #expect(entry.interpretation == nil)
+        #expect(result.warnings.contains { $0.contains("interpretation code that is not HL7's") && $0.contains("HIGH") })
+    }
+
+    @Test("a reference range in words only: the result imported with the words kept, and a warning; a plain range warns nothing")
+    func rangeInWordsOnly() throws {
+        func read(_ range: String) throws -> CCDAReader.Result {
+            let observation = Self.result("2345-7", "90", unit: "mg/dL").replacingOccurrences(
+                of: "</observation>", with: "<referenceRange><observationRange>\(range)</observationRange></referenceRange></observation>")
+            return try Self.read(Self.document([(Self.results.0, Self.results.1, "<entry>\(observation)</entry>")]))
+        }
+        let words = try read("<text>M 13-18; F 12-16</text>")
+        let entry = try #require(words.record.entries.first)
+        #expect(entry.value == 90)
+        #expect(entry.referenceRange?.text == "M 13-18; F 12-16" && entry.referenceRange?.low == nil)
+        #expect(words.warnings.contains { $0.contains("reference range given only in words") })
+        let plain = try read(#"<value xsi:type="IVL_PQ"><low value="70" unit="mg/dL"/><high value="99" unit="mg/dL"/></value>"#)
+        #expect(plain.record.entries.first?.referenceRange?.high?.value == 99)
+        #expect(!plain.warnings.contains { $0.contains("reference range") })
     }
 
     @Test("Kinsights' child record: its 35 vital-sign observations (weights all under one id, undated BMIs) reach the record",
