@@ -13,9 +13,13 @@ public struct SharedRecord: Sendable {
         public var birthdate: Int64?
         public var medicalRecordNumber: String?
         public var identifiers: [PatientIdentifier]
+        /// The person died; `deceasedDate` says when, when a source said it.
+        public var deceased: Bool
+        public var deceasedDate: Int64?
 
         public init(id: String, name: String, firstName: String? = nil, lastName: String? = nil, gender: String? = nil,
-                    birthdate: Int64? = nil, medicalRecordNumber: String? = nil, identifiers: [PatientIdentifier] = []) {
+                    birthdate: Int64? = nil, medicalRecordNumber: String? = nil, identifiers: [PatientIdentifier] = [],
+                    deceased: Bool = false, deceasedDate: Int64? = nil) {
             self.id = id
             self.name = name
             self.firstName = firstName
@@ -24,6 +28,8 @@ public struct SharedRecord: Sendable {
             self.birthdate = birthdate
             self.medicalRecordNumber = medicalRecordNumber
             self.identifiers = identifiers
+            self.deceased = deceased || deceasedDate != nil
+            self.deceasedDate = deceasedDate
         }
     }
 

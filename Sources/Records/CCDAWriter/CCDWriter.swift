@@ -59,6 +59,7 @@ struct CCDDocumentWriter {
 
     static let loinc = "2.16.840.1.113883.6.1"
     static let snomed = "2.16.840.1.113883.6.96"
+    static let observationInterpretation = "2.16.840.1.113883.5.83"
 
     init(content: SharedContent) {
         self.content = content
@@ -131,6 +132,11 @@ struct CCDDocumentWriter {
             xml.empty("birthTime", [("value", SharedTime.hl7Date(birthdate))])
         } else {
             xml.empty("birthTime", [("nullFlavor", "UNK")])
+        }
+        // SDTC's extension, where its schema puts it: after birthTime, before maritalStatusCode and raceCode.
+        if person.deceased {
+            xml.empty("sdtc:deceasedInd", [("value", "true")])
+            if let died = person.deceasedDate { xml.empty("sdtc:deceasedTime", [("value", SharedTime.hl7(died))]) }
         }
         xml.empty("raceCode", [("nullFlavor", "UNK")])
         xml.empty("ethnicGroupCode", [("nullFlavor", "UNK")])

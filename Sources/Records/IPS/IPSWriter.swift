@@ -189,6 +189,11 @@ struct IPSBundleWriter {
         json.endObject(); json.endArray()
         if let gender = Self.gender(person.gender) { json.key("gender"); json.string(gender) }
         if let birthdate = person.birthdate { json.key("birthDate"); json.string(SharedTime.fhirDate(birthdate)) }
+        if let died = person.deceasedDate {
+            json.key("deceasedDateTime"); json.string(SharedTime.fhir(died))
+        } else if person.deceased {
+            json.key("deceasedBoolean"); json.bool(true)
+        }
         end()
     }
 

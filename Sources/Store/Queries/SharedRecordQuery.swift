@@ -8,13 +8,14 @@ enum SharedRecordQuery {
         guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [patientID], as: Int64.self) != nil else { return nil }
         let (head, members) = try LinkQueries.person(of: patientID, in: db)
         guard var person = try db.row("""
-            SELECT p.id, p.name, p.first_name, p.last_name, p.gender, p.birthdate, p.mrn
+            SELECT p.id, p.name, p.first_name, p.last_name, p.gender, p.birthdate, p.mrn, p.deceased, p.deceased_at
             FROM patients p WHERE p.id = ?
             """, [head], { row in
                 SharedRecord.Person(id: row.string("id"), name: row.string("name"),
                                     firstName: row.stringOrNil("first_name"), lastName: row.stringOrNil("last_name"),
                                     gender: row.stringOrNil("gender"), birthdate: row.int64OrNil("birthdate"),
-                                    medicalRecordNumber: row.stringOrNil("mrn"))
+                                    medicalRecordNumber: row.stringOrNil("mrn"),
+                                    deceased: row.int64("deceased") != 0, deceasedDate: row.int64OrNil("deceased_at"))
             }) else { return nil }
         var record = SharedRecord(person: person)
         var annotations: [String: Annotation] = [:]
@@ -36,6 +37,13 @@ enum SharedRecordQuery {
             }
             if person.birthdate == nil {
                 person.birthdate = try db.scalar("SELECT birthdate FROM patients WHERE id = ?", [member], as: Int64.self)
+            }
+            // A death any linked part records is the person's (the first date a part gives).
+            if let (deceased, deceasedAt) = try db.row("SELECT deceased, deceased_at FROM patients WHERE id = ?", [member], { row in
+                (row.int64("deceased") != 0, row.int64OrNil("deceased_at"))
+            }), deceased {
+                person.deceased = true
+                if person.deceasedDate == nil { person.deceasedDate = deceasedAt }
             }
             try db.statement("SELECT system, value FROM patient_identifiers WHERE patient_id = ? ORDER BY system, value")
                 .forEach([member]) { row in
