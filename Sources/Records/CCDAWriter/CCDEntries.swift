@@ -163,8 +163,40 @@ extension CCDDocumentWriter {
         xml.empty("statusCode", [("code", "completed")])
         if let time = fact.time { point(time) } else { interval(low: fact.start, high: fact.end) }
         measurement(fact)
+        if let code = fact.interpretation {
+            xml.empty("interpretationCode", [("code", code), ("codeSystem", Self.observationInterpretation),
+                                             ("codeSystemName", "ObservationInterpretation")])
+        }
         if fact.patientReported { patientAuthor(fact) }
         comment(fact, reference: reference)
+        if let range = fact.referenceRange { referenceRange(range) }
+        xml.close()
+    }
+
+    /// The source's normal range, last in the observation (CDA's order): bounds as an IVL_PQ, its words as
+    /// the text (and as an ST value when there are no bounds: the template requires a value).
+    private mutating func referenceRange(_ range: ReferenceRange) {
+        let text = range.text.flatMap(MarkupText.clean)
+        let bounds = [("low", range.low), ("high", range.high)].compactMap { name, bound in
+            bound.flatMap { $0.value.isFinite ? (name, $0) : nil }
+        }
+        guard !bounds.isEmpty || text != nil else { return }
+        xml.open("referenceRange")
+        xml.open("observationRange")
+        if let text { xml.text("text", text) }
+        if bounds.isEmpty, let text {
+            xml.text("value", text, [("xsi:type", "ST")])
+        } else {
+            xml.open("value", [("xsi:type", "IVL_PQ")])
+            for (name, bound) in bounds {
+                // A unit with a space is no UCUM code: the bound goes without one.
+                let unit = bound.unit.flatMap { $0.utf8.contains(0x20) ? nil : $0 } ?? "1"
+                xml.empty(name, [("value", SharedContent.number(bound.value)), ("unit", unit)])
+            }
+            xml.close()
+        }
+        xml.empty("interpretationCode", [("code", "N"), ("codeSystem", Self.observationInterpretation)])
+        xml.close()
         xml.close()
     }
 

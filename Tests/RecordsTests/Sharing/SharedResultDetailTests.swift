@@ -35,6 +35,37 @@ struct SharedResultDetailTests {
         #expect(ips.passed, "\(ips.report)")
     }
 
+    @Test("the C-CDA validator passes a CCD whose results carry ranges and interpretations",
+          .enabled(if: SharedValidators.ccda.available, SharedValidators.ccda.skipReason))
+    func ccdaValidator() throws {
+        let folder = TemporaryDirectory()
+        try folder.file("ccd.xml", bytes: CCDWriter.write(Self.record(), options: SharingOptions(now: 1_700_000_000)))
+        let ccda = try SharedValidators.validateCCDA(folder.file("ccd.xml"))
+        #expect(ccda.passed, "\(ccda.report)")
+    }
+
+    @Test("CCD: referenceRange (IVL_PQ bounds, text) and interpretationCode read back equal by the C-CDA reader")
+    func ccdRoundTrip() throws {
+        // Three distinct readings (the reader takes one code at one time with one value as one fact).
+        var record = Self.record()
+        for index in record.items.indices {
+            record.items[index].entry.time = 1_600_000_000 + Int64(index) * 86_400
+            record.items[index].entry.date = record.items[index].entry.time
+        }
+        let xml = CCDWriter.write(record, options: SharingOptions(now: 1_700_000_000))
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains(#"<interpretationCode code="H" codeSystem="2.16.840.1.113883.5.83""#))
+        #expect(text.contains(#"xsi:type="IVL_PQ""#))
+        let entries = try CCDAReader().read(xml, name: "ccd.xml").record.entries.filter { $0.type == .result }
+        #expect(entries.count == 3)
+        for item in record.items {
+            let written = item.entry
+            let read = try #require(entries.first { $0.time == written.time && $0.interpretation == written.interpretation },
+                                    "\(written.id) not read back")
+            #expect(read.referenceRange == written.referenceRange, "\(written.id)")
+        }
+    }
+
     @Test("IPS: the Observation carries the range (bounds with UCUM units, text) and the HL7 interpretation; none when the source gave none")
     func ips() throws {
         let bundle = try #require(try JSONSerialization.jsonObject(with: Data(IPSWriter.write(Self.record(), options: SharingOptions(now: 1_700_000_000)))) as? [String: Any])
