@@ -63,6 +63,25 @@ struct ShareRouteTests {
         }
     }
 
+    @Test("a death one linked part records is the person's: deceasedDateTime in the IPS, sdtc:deceasedTime in the CCD")
+    func deceasedLinkedPart() async throws {
+        try await ServedApp.with(records: [Self.clinic]) { served in
+            _ = try await served.store.addSource(Store.NewSource(name: "hospital", url: "http://127.0.0.1:1/", settings: SourceSettings(clientID: "c"),
+                                                                 secrets: SourceSecrets(clientSecret: "s")))
+            var hospital = Self.hospital
+            (hospital.deceased, hospital.deceasedDate) = (true, 1_300_000_000)
+            let b = try served.store.importRecordSync(hospital, sourceName: "hospital").patientID
+            let a = LinkTests.id(Self.clinic)
+            #expect(try await LinkTests.link(served, a, b).status == 201)
+            for pid in [a, b] {
+                let patient = try #require(Self.resources(try await served.client.get("/patients/\(pid)/ips.json").object, "Patient").first)
+                #expect(patient["deceasedDateTime"] as? String == "2011-03-13T07:06:40Z", "\(patient)")
+                let ccd = try await served.client.get("/patients/\(pid)/ccda.xml").text
+                #expect(ccd.contains(#"<sdtc:deceasedInd value="true"/>"#) && ccd.contains(#"<sdtc:deceasedTime value="20110313070640"#))
+            }
+        }
+    }
+
     @Test("?sections= chooses beside the required three, ?since= limits results; an unknown section, a bad since, an unknown patient: 400, 400, 404")
     func queries() async throws {
         try await ServedApp.with(records: [Self.clinic]) { served in
