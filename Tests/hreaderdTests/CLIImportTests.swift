@@ -194,4 +194,27 @@ struct CLIImportTests {
         #expect(NSDictionary(dictionary: again.filter { $0.key != "exported_at" })
                 == NSDictionary(dictionary: json.filter { $0.key != "exported_at" }))
     }
+
+    @Test("export --since limits an IPS's and a CCD's results to a period, as the route's ?since=; a bad time is a clear error")
+    func exportSince() throws {
+        let file = try write("s.json", #"{"_id":"r8","first":"Sin","last":"Ce","results":[{"_id":"old","description":"Old","time":1000000000},{"_id":"new","description":"New","time":1600000000}]}"#)
+        _ = try hreaderd("import-file", file)
+        let id = try #require(try hreaderd("patients").out.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
+        func observations(_ arguments: String...) throws -> [String] {
+            let out = try run(binary, ["export", "--patient", id, "--format", "ips"] + arguments, environment: environment)
+            let bundle = try #require(try JSONSerialization.jsonObject(with: Data(out.out.utf8)) as? [String: Any], "\(out.err)")
+            return (bundle["entry"] as? [[String: Any]] ?? []).compactMap { $0["resource"] as? [String: Any] }
+                .filter { $0["resourceType"] as? String == "Observation" }
+                .compactMap { ($0["code"] as? [String: Any])?["text"] as? String }.sorted()
+        }
+        #expect(try observations() == ["New", "Old"])
+        #expect(try observations("--since", "2015-01-01") == ["New"])
+        #expect(try observations("--since", "1600000001") == [])
+        let ccd = try hreaderd("export", "--patient", id, "--format", "ccda", "--since", "2015-01-01T00:00:00Z")
+        #expect(ccd.status == 0 && ccd.out.contains(">New<") && !ccd.out.contains(">Old<"))
+        let bad = try hreaderd("export", "--patient", id, "--format", "ips", "--since", "yesterday")
+        #expect(bad.status == 1 && bad.err == "hreaderd: --since must be a day (YYYY-MM-DD), an RFC 3339 time or epoch seconds\n")
+        let json = try hreaderd("export", "--patient", id, "--since", "2015-01-01")
+        #expect(json.status == 1 && json.err == "hreaderd: --sections and --since are for --format ips or ccda\n")
+    }
 }

@@ -38,7 +38,12 @@ struct ExportCommand: ParsableCommand {
                                valueName: "names"))
     var sections: String?
 
+    @Option(help: ArgumentHelp("ips, ccda: results and vital signs from this day (YYYY-MM-DD), RFC 3339 time or epoch seconds on.",
+                               valueName: "time"))
+    var since: String?
+
     func run() throws {
+        if format == .json, sections != nil || since != nil { throw CLIError("--sections and --since are for --format ips or ccda") }
         let store = try global.openStore()
         defer { store.close() }
         if format != .json { return try share(store) }
@@ -83,14 +88,23 @@ struct ExportCommand: ParsableCommand {
 
     /// The IPS or the CCD, written whole (a summary for a doctor, not the whole record).
     private func share(_ store: Store) throws {
-        var options = SharingOptions(now: Store.now())
+        var chosen = SharedSection.allCases
         if let sections {
             switch SharedSection.parseList(sections) {
-            case .success(let chosen): options = SharingOptions(sections: chosen, now: options.now)
+            case .success(let names): chosen = names
             case .failure(let unknown):
                 throw CLIError("there is no section \(unknown.name); the sections are \(SharedSection.allCases.map(\.name).joined(separator: ", "))")
             }
         }
+        // As the route's `?since=`: a day starts at local midnight.
+        var start: Int64?
+        if let since {
+            guard let time = WindowEnd.parse(since, calendar: .current, dayStart: true) else {
+                throw CLIError("--since must be a day (YYYY-MM-DD), an RFC 3339 time or epoch seconds")
+            }
+            start = time
+        }
+        let options = SharingOptions(sections: chosen, since: start, now: Store.now())
         guard let record = try store.sharedRecordSync(patientID: patient) else {
             throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
         }
