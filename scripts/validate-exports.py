@@ -32,18 +32,26 @@ SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO / "Tools" / "harness"))
 from hreaderd_harness import Daemon  # noqa: E402
 
-# The shared sample people: one file a format family, each a person or a few.
+# The shared sample people: every sample file, each a person or a few (the RHEx server's 500-patient fixture,
+# pds_records_500.ndjson, is a load fixture of one generator's shape: Henry Smith's C32 stands for it).
 SAMPLES = [
     "rhex-samples/hreader_hs_henry_smith.json",
     "rhex-samples/hreader_ns_nancy_smith.json",
     "rhex-samples/hds_v4_barry_berry.json",
+    "rhex-samples/hds_v2.1.1_rosa.json",
+    "rhex-samples/hds_sample_ccda.xml",
     "rhex-samples/pds_Henry_Smith44_c32.xml",
     "fhir-samples/synthea_adult_chronic_estrella_daugherty.json",
     "fhir-samples/synthea_child_daisey_johns.json",
     "fhir-samples/synthea_infant_minimal_luigi_wiegand.json",
+    "fhir-samples/ccda21_companion_ccd.fhir.json",
+    "fhir-samples/bulk-10-patients",
     "ccda-samples/hl7_ccda21_ccd1_full.xml",
     "ccda-samples/ccda21_companion_ccd.xml",
     "ccda-samples/cerner_transition_of_care_referral_summary.xml",
+    "ccda-samples/allscripts_mu2_170.314B2_Amb_CCD.xml",
+    "ccda-samples/kareo_is_actually_c32.ccd",
+    "ccda-samples/kinsights_phr_child_timmy_MESSY.xml",
 ]
 
 # Types the documents carry (encounters and social history are not in either).
