@@ -466,7 +466,6 @@ struct IPSBundleWriter {
 
     /// The fact's codes (those in a system with a URI) and its name as the text.
     private mutating func code(_ fact: SharedFact) {
-        json.beginObject()
         // A FHIR code has single spaces inside at most.
         let codings = fact.codes.compactMap { code in
             code.uri.map { uri in
@@ -474,6 +473,12 @@ struct IPSBundleWriter {
                 return (uri, single, code.display.flatMap(MarkupText.clean))
             }
         }
+        concept(codings, text: fact.name)
+    }
+
+    /// A CodeableConcept; `coding` only when there is one (FHIR forbids an empty array).
+    private mutating func concept(_ codings: [(String, String, String?)], text: String?) {
+        json.beginObject()
         if !codings.isEmpty {
             json.key("coding"); json.beginArray()
             for (system, code, display) in codings {
@@ -485,21 +490,6 @@ struct IPSBundleWriter {
             }
             json.endArray()
         }
-        json.key("text"); json.string(fact.name)
-        json.endObject()
-    }
-
-    private mutating func concept(_ codings: [(String, String, String?)], text: String?) {
-        json.beginObject()
-        json.key("coding"); json.beginArray()
-        for (system, code, display) in codings {
-            json.beginObject()
-            json.key("system"); json.string(system)
-            json.key("code"); json.string(code)
-            if let display { json.key("display"); json.string(display) }
-            json.endObject()
-        }
-        json.endArray()
         if let text { json.key("text"); json.string(text) }
         json.endObject()
     }

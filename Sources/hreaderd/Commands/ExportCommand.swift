@@ -57,30 +57,13 @@ struct ExportCommand: ParsableCommand {
             store.auditFromCLI(.export, patient: patient)
             return
         }
-        let partial = output + ".partial-\(getpid())"
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
-        let written: Int?
-        do {
-            written = try ExportDocument.writePerson(patientID: patient, from: store, to: descriptor)
-            if written != nil {
-                do { try FileSystem.writeAll(descriptor, [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
+        // `writePerson` answers nil for an unknown patient: nothing is kept then.
+        let written = try Self.writeAtomically(to: output) { descriptor in
+            guard let written = try ExportDocument.writePerson(patientID: patient, from: store, to: descriptor) else {
+                throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
             }
-            guard fsync(descriptor) == 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
-        } catch {
-            close(descriptor)
-            unlink(partial)
-            throw error
-        }
-        close(descriptor)
-        guard let written else {
-            unlink(partial)
-            throw CLIError("there is no patient \(patient) (see `hreaderd patients`)")
-        }
-        guard rename(partial, output) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw CLIError("cannot write \(output): \(reason)")
+            do { try FileSystem.writeAll(descriptor, [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
+            return written
         }
         store.auditFromCLI(.export, patient: patient)
         Console.err("wrote \(output) (\(written) bytes)")
@@ -114,11 +97,23 @@ struct ExportCommand: ParsableCommand {
             store.auditFromCLI(.export, patient: patient)
             return
         }
+        try Self.writeAtomically(to: output) { descriptor in
+            do { try FileSystem.writeAll(descriptor, bytes + [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
+        }
+        store.auditFromCLI(.export, patient: patient)
+        Console.err("wrote \(output) (\(bytes.count) bytes)")
+    }
+
+    /// Writes `output` (mode 0600) under a temporary name, synced, then renamed: a failed export leaves no
+    /// file, and a reader never sees half of one.
+    @discardableResult
+    private static func writeAtomically<T>(to output: String, _ write: (Int32) throws -> T) throws -> T {
         let partial = output + ".partial-\(getpid())"
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
+        let result: T
         do {
-            do { try FileSystem.writeAll(descriptor, bytes + [0x0a], path: output) } catch { throw CLIError("cannot \(error)") }
+            result = try write(descriptor)
             guard fsync(descriptor) == 0 else { throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))") }
         } catch {
             close(descriptor)
@@ -131,7 +126,6 @@ struct ExportCommand: ParsableCommand {
             unlink(partial)
             throw CLIError("cannot write \(output): \(reason)")
         }
-        store.auditFromCLI(.export, patient: patient)
-        Console.err("wrote \(output) (\(bytes.count) bytes)")
+        return result
     }
 }
