@@ -8,7 +8,8 @@ document holds. Prints one JSON object a line: {"file": path, "counts": {"condit
 
 What it counts, per type (distinct by content: the same fact twice is one):
 - conditions: problem observations (4.4) of the problem sections, not negated, by (problem, onset);
-  plus encounter diagnoses (4.80) and medication indications (4.19) whose problem the list lacks, by problem.
+  plus encounter diagnoses (4.80), medication indications (4.19) and reactions (4.9) whose problem the list
+  lacks, by problem.
 - allergies: allergy observations (4.7) not negated and not "no known allergy", by (substance, onset).
 - medications / immunizations: the top substance administrations (4.16 / 4.52), by (product, start, end, dose,
   refused).
@@ -176,7 +177,8 @@ def count(path):
                     if what:
                         facts[kind].add((what, time(administration), end(administration), dose(administration), negated(administration)))
                 if kind == "medications":
-                    for indication in with_template(entry, "observation", {C + ".4.19"}):
+                    # Indications (4.19) and reactions the medication caused (4.9): problems of their own.
+                    for indication in with_template(entry, "observation", {C + ".4.19", C + ".4.9"}):
                         problem = concept(indication.find(H + "value"))
                         if problem and not negated(indication):
                             nested_problems.add(problem)

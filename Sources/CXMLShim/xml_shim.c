@@ -31,6 +31,7 @@ static struct {
     xmlChar *(*getNsProp)(const xmlNode *node, const xmlChar *name, const xmlChar *uri);
     xmlChar *(*nodeGetContent)(const xmlNode *node);
     xmlFreeFunc *free;  // libxml2's `xmlFree`, a variable holding its deallocator
+    unsigned int *maxDepth;  // libxml2's `xmlParserMaxDepth` (NULL when a libxml2 no longer has it)
 } xml;
 
 static pthread_once_t hxml_once = PTHREAD_ONCE_INIT;
@@ -69,6 +70,11 @@ static void hxml_load(void) {
 #undef HXML_SYMBOL
     // Once, before any thread parses (libxml2's rule for threaded programs).
     xml.initParser();
+    // libxml2's element depth limit is 256 without XML_PARSE_HUGE; a C-CDA statement nests two elements an
+    // entryRelationship, so a document nesting 150 of them was refused whole. The limit is raised, not
+    // lifted: XML_PARSE_HUGE would lift every other limit too. Set once here, before any parse.
+    xml.maxDepth = (unsigned int *)dlsym(library, "xmlParserMaxDepth");
+    if (xml.maxDepth != NULL && *xml.maxDepth < HXML_MAX_DEPTH) *xml.maxDepth = HXML_MAX_DEPTH;
     hxml_load_error[0] = 0;
 }
 
@@ -101,7 +107,8 @@ hxml_doc *hxml_parse(const char *bytes, int length, char *error, int error_lengt
         return NULL;
     }
     // No XML_PARSE_NOENT (entities stay references), no XML_PARSE_DTDLOAD or DTDATTR (nothing fetched
-    // or defaulted), no XML_PARSE_HUGE (libxml2's limits stay on); XML_PARSE_NONET refuses any fetch.
+    // or defaulted), no XML_PARSE_HUGE (libxml2's limits stay on, depth at HXML_MAX_DEPTH); XML_PARSE_NONET
+    // refuses any fetch.
     int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
     xmlDocPtr doc = xml.ctxtReadMemory(context, bytes, length, "document.xml", NULL, options);
     if (doc == NULL) {
@@ -143,6 +150,11 @@ void hxml_free(hxml_doc *doc) {
     if (doc->xpath != NULL) xml.xpathFreeContext(doc->xpath);
     xml.freeDoc(doc->doc);
     free(doc);
+}
+
+int hxml_max_depth(void) {
+    if (!hxml_ready()) return 0;
+    return xml.maxDepth != NULL ? (int)*xml.maxDepth : 256;
 }
 
 hxml_node hxml_root(const hxml_doc *doc) { return xml.docGetRootElement(doc->doc); }

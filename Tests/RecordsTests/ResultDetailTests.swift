@@ -51,6 +51,29 @@ struct ResultDetailTests {
         #expect(none.entries[0].referenceRange == nil && none.entries[0].interpretation == nil && none.entries[0].sourceNote == nil)
     }
 
+    @Test("FHIR: a range in words only and an interpretation of another system warn in the report, mapped whole or while written; plain ones warn nothing")
+    func fhirWarnings() throws {
+        let words = Self.observation(#","referenceRange":[{"text":"M 13-18 g/dL; F 12-16 g/dL"}]"#)
+        let foreign = Self.observation(#","interpretation":[{"coding":[{"system":"urn:local","code":"Z9"}],"text":"see lab"}]"#)
+            .replacingOccurrences(of: #""id":"o1""#, with: #""id":"o2""#)
+        let plain = Self.observation(#","referenceRange":[{"text":"3.1 - 6.2 mmol/L"}],"interpretation":[{"coding":[{"code":"H"}]}]"#)
+            .replacingOccurrences(of: #""id":"o1""#, with: #""id":"o3""#)
+        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":["#
+            + ([Self.fhirPatient.replacingOccurrences(of: "MORE", with: ""), words, foreign, plain]).map { #"{"resource":\#($0)}"# }.joined(separator: ",") + "]}"
+        let expected = ["a reference range given only in words: kept as its text, no value is flagged by it",
+                        #"an interpretation code that is not HL7's ("Z9"): left out, the value kept"#]
+        let whole = try #require(try FHIRReader().read(Array(bundle.utf8), name: "bundle.json").patients.first)
+        #expect(whole.warnings == expected)
+        #expect(whole.record?.entries.count == 3)
+        let streamed = try #require(try FHIRReader(mapsWhileWritingFrom: 1).read(Array(bundle.utf8), name: "bundle.json").patients.first)
+        let pending = try #require(streamed.pending)
+        var tally = FHIRPendingEntries.Tally()
+        #expect(try pending.entries(0..<pending.count, tally: &tally).count == 3)
+        #expect(tally.notes.messages == expected)
+        let quiet = #"{"resourceType":"Bundle","type":"collection","entry":["# + [Self.fhirPatient.replacingOccurrences(of: "MORE", with: ""), plain].map { #"{"resource":\#($0)}"# }.joined(separator: ",") + "]}"
+        #expect(try FHIRReader().read(Array(quiet.utf8), name: "bundle.json").patients.first?.warnings == [])
+    }
+
     @Test("FHIR: a component's own range, else the panel's")
     func fhirComponents() throws {
         let panel = #"{"resourceType":"Observation","id":"bp","status":"final","subject":{"reference":"Patient/p1"},"code":{"coding":[{"system":"http://loinc.org","code":"85354-9"}]},"effectiveDateTime":"2013-04-02","referenceRange":[{"high":{"value":200,"unit":"mm[Hg]"}}],"component":[{"code":{"coding":[{"system":"http://loinc.org","code":"8480-6","display":"Systolic"}]},"valueQuantity":{"value":150,"unit":"mm[Hg]"},"referenceRange":[{"high":{"value":120,"unit":"mm[Hg]"}}],"interpretation":[{"coding":[{"code":"H"}]}]},{"code":{"coding":[{"system":"http://loinc.org","code":"8462-4","display":"Diastolic"}]},"valueQuantity":{"value":70,"unit":"mm[Hg]"}}]}"#

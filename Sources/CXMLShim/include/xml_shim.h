@@ -9,13 +9,19 @@
 typedef struct hxml_doc hxml_doc;
 typedef const void *hxml_node;
 
+/// Elements a document may nest (libxml2's default is 256): deep enough for a C-CDA statement nested 400
+/// `entryRelationship`s deep, far below what a thread's stack or the memory limit would feel.
+#define HXML_MAX_DEPTH 1024
+
 /// Parses a document held in memory, safely: no network (XML_PARSE_NONET), no entity substitution, no
-/// DTD loading, libxml2's default limits on depth and size kept. A document that declares a DTD of
+/// DTD loading, libxml2's default limits on size kept, its depth limit raised to HXML_MAX_DEPTH. A document that declares a DTD of
 /// its own (where entity bombs live) is refused: C-CDA and C32 documents have none. On failure returns
 /// NULL and writes a one-line reason into `error`. The first call loads libxml2 (dlopen, see xml_shim.c);
 /// when it cannot be loaded, every call fails with that reason.
 hxml_doc *hxml_parse(const char *bytes, int length, char *error, int error_length);
 void hxml_free(hxml_doc *doc);
+/// The depth limit in force (libxml2's own when it cannot be raised); 0 when libxml2 cannot be loaded.
+int hxml_max_depth(void);
 
 /// The root element.
 hxml_node hxml_root(const hxml_doc *doc);

@@ -238,6 +238,7 @@ public struct FileImporter: Sendable {
                                                                         options: patients[index].options)
                     patients[index].report.enteredInError += tally.enteredInError
                     patients[index].report.accounting = (patients[index].report.accounting ?? ImportAccounting()) + tally.accounting
+                    patients[index].report.warnings += tally.notes.messages
                 } else {
                     summary = try await store.importRecord(record, sourceName: sourceName, options: patients[index].options)
                 }

@@ -54,8 +54,14 @@ struct CCDAEntryReader {
             if let administration = entry.node(".//hl7:substanceAdministration[not(ancestor::hl7:substanceAdministration)]") {
                 substance(administration, as: section)
                 if section == .medications {
-                    for indication in nested(administration, "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.19']") {
+                    for indication in nested(administration, Self.indication) {
                         statedCondition(indication)
+                    }
+                    // A reaction the medication caused (C-CDA's reaction observation, C32's): a condition of its
+                    // own, noted as the medication's.
+                    let medication = values.description(administration.node("hl7:consumable/hl7:manufacturedProduct/hl7:manufacturedMaterial/hl7:code"))
+                    for reaction in nested(administration, Self.reaction) {
+                        statedCondition(reaction, note: medication.map { "A reaction to \($0)" } ?? "A reaction to a medication")
                     }
                 }
             }
@@ -67,8 +73,7 @@ struct CCDAEntryReader {
             if let encounter = entry.node(".//hl7:encounter") {
                 simple(encounter, as: .encounter, section: section)
                 // Encounter diagnoses (4.80): their problems, when the problem list lacks them.
-                for diagnosis in nested(encounter, "hl7:act[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.80']"
-                                        + "/hl7:entryRelationship/hl7:observation") {
+                for diagnosis in nested(encounter, Self.encounterDiagnosis) {
                     statedCondition(diagnosis)
                 }
             }
@@ -76,15 +81,9 @@ struct CCDAEntryReader {
             if let statement = entry.node("hl7:procedure | hl7:observation | hl7:act") {
                 simple(statement, as: .procedure, section: section)
                 // Results of the procedure (a biopsy's findings): results of their own.
-                for result in nested(statement, "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.2']") {
+                for result in nested(statement, Self.nestedResult) + nested(statement, Self.nestedPanelResult) {
                     accounting.found()
                     measured(result, as: .result)
-                }
-                for organizer in nested(statement, "hl7:organizer") {
-                    for result in organizer.nodes("hl7:component/hl7:observation").prefix(Self.maxStatementsPerEntry) {
-                        accounting.found()
-                        measured(result, as: .result)
-                    }
                 }
             }
         case .socialHistory:
@@ -135,14 +134,31 @@ struct CCDAEntryReader {
         return read
     }
 
-    /// Statements `expression` selects within `statement`'s `entryRelationship`s, at most `maxNestedDepth` deep.
-    private func nested(_ statement: XMLNode, _ expression: String) -> [XMLNode] {
+    /// Facts stated inside other statements, as `nested` looks for them below an `entryRelationship`.
+    static let indication = "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.19']"
+    static let reaction = "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.9' or hl7:templateId/@root='2.16.840.1.113883.10.20.1.54']"
+    static let encounterDiagnosis = "hl7:act[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.80']/hl7:entryRelationship/hl7:observation"
+    static let nestedResult = "hl7:observation[hl7:templateId/@root='2.16.840.1.113883.10.20.22.4.2']"
+    static let nestedPanelResult = "hl7:organizer/hl7:component/hl7:observation"
+
+    /// Statements `expression` selects within `statement`'s `entryRelationship`s, at most `maxNestedDepth`
+    /// deep and `maxStatementsPerEntry` in all. Those deeper or past the limit are left out, counted, with
+    /// a warning: nothing the document states is dropped without a word.
+    private mutating func nested(_ statement: XMLNode, _ expression: String) -> [XMLNode] {
         var out: [XMLNode] = []
         var path = "hl7:entryRelationship/"
         for _ in 0..<Self.maxNestedDepth {
             out += statement.nodes(path + expression)
-            if out.count >= Self.maxStatementsPerEntry { return Array(out.prefix(Self.maxStatementsPerEntry)) }
+            if out.count >= Self.maxStatementsPerEntry { break }
             path += "*/hl7:entryRelationship/"
+        }
+        out = Array(out.prefix(Self.maxStatementsPerEntry))
+        let beyond = statement.count(".//hl7:entryRelationship/" + expression) - out.count
+        if beyond > 0 {
+            accounting.found(beyond)
+            accounting.leave(.overLimit, beyond)
+            warn("statements nested more than \(Self.maxNestedDepth) entryRelationships deep, or more than "
+                 + "\(Self.maxStatementsPerEntry) in one entry, were not read")
         }
         return out
     }
@@ -193,7 +209,8 @@ struct CCDAEntryReader {
     }
 
     /// A problem stated inside another statement: an entry when no condition of the document says it.
-    private mutating func statedCondition(_ observation: XMLNode) {
+    /// `note` says where it was stated, when that is part of what it means (a medication's reaction).
+    private mutating func statedCondition(_ observation: XMLNode, note: String? = nil) {
         accounting.found()
         guard !leftOut(observation) else { return }
         let value = observation.node("hl7:value")
@@ -202,8 +219,9 @@ struct CCDAEntryReader {
             return
         }
         let (time, start, end) = values.times(observation.node("hl7:effectiveTime"))
-        let entry = make(.condition, statement: observation, concept: concept, time: nil, start: start ?? time, end: end,
+        var entry = make(.condition, statement: observation, concept: concept, time: nil, start: start ?? time, end: end,
                          status: Self.clinicalStatus(observation))
+        entry.sourceNote = note
         guard named(entry) else { accounting.leave(.namesNothing); return }
         statedConditions.append(Fact(entry: entry, sourceID: nil))
     }

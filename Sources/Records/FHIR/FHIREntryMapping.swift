@@ -19,7 +19,8 @@ struct FHIREntryMapping {
         "MedicationAdministration", "Procedure", "Observation", "CarePlan", "Goal", "Device", "DeviceUseStatement",
     ]
 
-    func map(_ resource: FHIRResource) throws -> FHIRMapped {
+    /// `notes` gathers what was imported only in part (for the report's warnings).
+    func map(_ resource: FHIRResource, notes: inout FHIRMappingNotes) throws -> FHIRMapped {
         // Parsed once here: each entry of the resource keeps its compact JSON.
         let resource = resource.parsed()
         let r = resource.element
@@ -37,7 +38,7 @@ struct FHIREntryMapping {
         case "MedicationRequest", "MedicationStatement", "MedicationAdministration":
             return try FHIRMedicationMapping(index: index).medication(resource, r)
         case "Procedure": return try procedure(resource, r)
-        case "Observation": return try FHIRObservationMapping.observation(resource, r)
+        case "Observation": return try FHIRObservationMapping.observation(resource, r, notes: &notes)
         case "CarePlan": return try carePlan(resource, r)
         case "Goal": return try goal(resource, r)
         case "Device": return try device(resource, r)

@@ -8,7 +8,7 @@ import HealthRecord
 enum FHIRObservationMapping {
     static let categorySystem = "http://terminology.hl7.org/CodeSystem/observation-category"
 
-    static func observation(_ resource: FHIRResource, _ r: FHIRElement) throws -> FHIRMapped {
+    static func observation(_ resource: FHIRResource, _ r: FHIRElement, notes: inout FHIRMappingNotes) throws -> FHIRMapped {
         let type = try entryType(r)
         let code = try r.codeableConcept("code")
         // An empty period (`{}`) is no period: the other dates still count.
@@ -37,6 +37,7 @@ enum FHIRObservationMapping {
                 if entry.referenceRange == nil { entry.referenceRange = FHIRResultDetail.referenceRange(r) }
                 if entry.interpretation == nil { entry.interpretation = FHIRResultDetail.interpretation(r) }
                 entry.sourceNote = FHIRResultDetail.note(r)
+                FHIRResultDetail.check(component, entry, notes: &notes)
                 entries.append(entry)
             }
             if !entries.isEmpty { return .entries(entries) }
@@ -45,6 +46,7 @@ enum FHIRObservationMapping {
                                            end: period?.end, status: status)
         if let value { entry.apply(value) }
         FHIRResultDetail.apply(r, to: &entry)
+        FHIRResultDetail.check(r, entry, notes: &notes)
         return .entries([entry])
     }
 

@@ -16,6 +16,8 @@ public struct FHIRPendingEntries: Sendable {
         public var enteredInError = 0
         /// What became of each resource mapped.
         public var accounting = ImportAccounting()
+        /// What was imported only in part: the report's warnings.
+        public var notes = FHIRMappingNotes()
         public init() {}
     }
 
@@ -27,7 +29,7 @@ public struct FHIRPendingEntries: Sendable {
         out.reserveCapacity(range.count)
         for resource in members[range] {
             let mapped: FHIRMapped
-            do { mapped = try mapping.map(resource) } catch let error as FHIRError { throw error } catch {
+            do { mapped = try mapping.map(resource, notes: &tally.notes) } catch let error as FHIRError { throw error } catch {
                 throw .notFHIR(FHIRInput.describe(error))
             }
             tally.accounting.account(mapped)

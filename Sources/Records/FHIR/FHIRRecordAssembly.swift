@@ -140,6 +140,7 @@ struct FHIRRecordAssembly {
             // entered in error) now, as the person's kept resources are written before the entries.
             let deferred = group.members.count >= mapsWhileWritingFrom
             var pending: [FHIRResource] = []
+            var notes = FHIRMappingNotes()
             if !deferred { entries.reserveCapacity(group.members.count) }
             for resource in group.members {
                 let isMapped = FHIREntryMapping.mappedTypes.contains(resource.type)
@@ -151,7 +152,7 @@ struct FHIRRecordAssembly {
                     pending.append(resource)
                     continue
                 }
-                let mapped = try mapping.map(resource)
+                let mapped = try mapping.map(resource, notes: &notes)
                 if isMapped { patient.accounting.account(mapped) }
                 switch mapped {
                 case let .entries(mapped):
@@ -164,6 +165,7 @@ struct FHIRRecordAssembly {
                     patient.enteredInError += 1
                 }
             }
+            patient.warnings += notes.messages
             record.entries = entries
             record.keptResources = kept
             patient.record = record

@@ -11,6 +11,19 @@ enum FHIRResultDetail {
         entry.sourceNote = note(r)
     }
 
+    /// What of `r`'s range and interpretation `entry` could keep only in part, as report notes.
+    static func check(_ r: FHIRElement, _ entry: Entry, notes: inout FHIRMappingNotes) {
+        if let range = entry.referenceRange, range.low == nil, range.high == nil {
+            notes.add("a reference range given only in words: kept as its text, no value is flagged by it")
+        }
+        guard entry.interpretation == nil, let concepts = try? r.codeableConcepts("interpretation") else { return }
+        for concept in concepts {
+            guard let said = concept.codings.first?.code ?? nonEmpty(concept.text) else { continue }
+            notes.add("an interpretation code that is not HL7's (\"\(said.prefix(20))\"): left out, the value kept")
+            return
+        }
+    }
+
     static func referenceRange(_ r: FHIRElement) -> ReferenceRange? {
         guard let ranges = try? r.elements("referenceRange"), let range = ranges.first else { return nil }
         func bound(_ key: String) -> ReferenceRange.Bound? {

@@ -1,7 +1,8 @@
 import CXMLShim
 
 /// A parsed XML document (libxml2, through the C shim), with XPath over it. Parsed safely: no network, no
-/// entity substitution, no DTD (a document declaring one is refused), libxml2's size and depth limits on.
+/// entity substitution, no DTD (a document declaring one is refused), libxml2's size limits on, its depth
+/// limit raised to `maximumDepth`.
 /// A class: it owns the C document and frees it; nodes are valid while it lives, and are used only on the
 /// thread that read it. The record readers and the RHEx patient feed (an Atom document) read through it.
 public final class XMLDocument {
@@ -12,6 +13,10 @@ public final class XMLDocument {
         ("hl7", "urn:hl7-org:v3"), ("sdtc", "urn:hl7-org:sdtc"), ("xsi", "http://www.w3.org/2001/XMLSchema-instance"),
         ("atom", "http://www.w3.org/2005/Atom"),
     ]
+
+    /// Elements a document may nest (`HXML_MAX_DEPTH`, raised from libxml2's 256); a deeper document is refused
+    /// whole, with the reason. 0 when libxml2 cannot be loaded.
+    public static var maximumDepth: Int { Int(hxml_max_depth()) }
 
     /// Nodes matched by one expression beyond this many are not read (a bound on a hostile document).
     static let maximumMatches = 100_000
@@ -32,13 +37,13 @@ public final class XMLDocument {
 
     public var root: XMLNode { XMLNode(pointer: hxml_root(document), document: self) }
 
-    /// The nodes `expression` selects, with `context` as the context node (nil: the document).
     /// How many nodes `expression` selects (all of them, beyond `maximumMatches` too).
     public func count(_ expression: String, in context: XMLNode? = nil) -> Int {
         var none: hxml_node? = nil
         return max(0, Int(hxml_xpath(document, context?.pointer, expression, &none, 0)))
     }
 
+    /// The nodes `expression` selects, with `context` as the context node (nil: the document).
     public func nodes(_ expression: String, in context: XMLNode? = nil) -> [XMLNode] {
         var found = [hxml_node?](repeating: nil, count: 64)
         var count = Int(hxml_xpath(document, context?.pointer, expression, &found, Int32(found.count)))
@@ -104,6 +109,8 @@ public struct XMLNode {
 
     public func nodes(_ expression: String) -> [XMLNode] { document.nodes(expression, in: self) }
     public func node(_ expression: String) -> XMLNode? { document.node(expression, in: self) }
+    /// How many nodes `expression` selects from this node (all of them, beyond `maximumMatches` too).
+    public func count(_ expression: String) -> Int { document.count(expression, in: self) }
 }
 
 public enum XMLError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -28,7 +28,7 @@ struct CCDAFidelityTests {
 
     static func read(_ bytes: [UInt8]) throws -> CCDAReader.Result {
         let result = try CCDAReader().read(bytes, name: "test")
-        #expect(result.accounting.adds, "\(result.accounting)")
+        #expect(result.accounting.adds)
         return result
     }
 
@@ -201,20 +201,79 @@ struct CCDAFidelityTests {
                                + "<entryRelationship typeCode=\"COMP\">\(nested)</entryRelationship></procedure></entry>")])
     }
 
-    @Test("entryRelationships nested 100 deep: the procedure and its results down to the reader's depth limit")
-    func deepNesting() throws {
-        let result = try Self.read(Self.nested(100))
+    @Test("entryRelationships nested 100 and 200 deep: the procedure and its results down to the reader's depth limit, the deeper ones left out and counted, with a warning",
+          arguments: [100, 200])
+    func deepNesting(depth: Int) throws {
+        let result = try Self.read(Self.nested(depth))
+        let limit = CCDAEntryReader.maxNestedDepth
         #expect(result.record.entries.filter { $0.type == .procedure }.count == 1)
-        #expect(result.record.entries.filter { $0.type == .result }.count == CCDAEntryReader.maxNestedDepth)
+        #expect(result.record.entries.filter { $0.type == .result }.count == limit)
+        // The procedure and `depth + 1` results; those below the limit are left out, each counted.
+        #expect(result.accounting.elements == 1 + depth + 1)
+        #expect(result.accounting.leftOut == ["over_limit": depth + 1 - limit])
+        #expect(result.accounting.adds)
+        #expect(result.warnings.contains { $0.contains("nested more than \(limit)") })
     }
 
-    @Test("entryRelationships nested 200 deep: over libxml2's depth limit (256 elements), refused whole with a clear reason")
-    func tooDeep() throws {
+    @Test("at the reader's nesting limit: every nested result read, no warning")
+    func nestedAtTheLimit() throws {
+        let limit = CCDAEntryReader.maxNestedDepth
+        let result = try Self.read(Self.nested(limit - 1))
+        #expect(result.record.entries.filter { $0.type == .result }.count == limit)
+        #expect(result.accounting.leftOut.isEmpty)
+        #expect(!result.warnings.contains { $0.contains("nested") })
+    }
+
+    /// `depth` elements, each inside the one before.
+    static func nestedElements(_ depth: Int) -> [UInt8] {
+        Array((String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)).utf8)
+    }
+
+    @Test("XML nested to the depth limit parses; deeper is refused whole with the reason")
+    func xmlDepthLimit() throws {
+        let limit = XMLDocument.maximumDepth
+        #expect(limit == 1_024, "libxml2's limit raised from its 256")
+        _ = try XMLDocument(Self.nestedElements(limit))
+        // libxml2 refuses the element that makes the stack deeper than the limit: one past it still parses.
         #expect {
-            try CCDAReader().read(Self.nested(200), name: "deep")
+            try XMLDocument(Self.nestedElements(limit + 2))
+        } throws: { error in
+            String(describing: error).contains("Excessive depth")
+        }
+        #expect {
+            try CCDAReader().read(Self.nested(limit), name: "deep")
         } throws: { error in
             String(describing: error).lowercased().contains("depth")
         }
+    }
+
+    @Test("a medication's reaction: a condition noted as the medication's, merged with the same problem listed")
+    func medicationReaction() throws {
+        func medication(_ id: String, _ product: (String, String), _ reactionCode: String, _ reaction: String) -> String {
+            """
+            <entry><substanceAdministration classCode="SBADM" moodCode="EVN"><templateId root="2.16.840.1.113883.10.20.22.4.16"/>
+            <id root="1.2.3" extension="\(id)"/><statusCode code="completed"/><effectiveTime xsi:type="IVL_TS"><low value="20150101"/></effectiveTime>
+            <consumable><manufacturedProduct><manufacturedMaterial><code code="\(product.0)" codeSystem="2.16.840.1.113883.6.88"
+            displayName="\(product.1)"/></manufacturedMaterial></manufacturedProduct></consumable>
+            <entryRelationship typeCode="CAUS"><observation classCode="OBS" moodCode="EVN"><templateId root="2.16.840.1.113883.10.20.22.4.9"/>
+            <code code="ASSERTION" codeSystem="2.16.840.1.113883.5.4"/><effectiveTime><low value="20150103"/></effectiveTime>
+            <value xsi:type="CD" code="\(reactionCode)" codeSystem="2.16.840.1.113883.6.96" displayName="\(reaction)"/></observation></entryRelationship>
+            </substanceAdministration></entry>
+            """
+        }
+        let result = try Self.read(Self.document([
+            (Self.problems.0, Self.problems.1, Self.concern(Self.problem("422587007", "Nausea"))),
+            (Self.medications.0, Self.medications.1, medication("m1", ("308182", "Amoxicillin 250 MG"), "247472004", "Hives")
+                + medication("m2", ("310965", "Ibuprofen 200 MG"), "422587007", "Nausea")),
+        ]))
+        let conditions = result.record.entries.filter { $0.type == .condition }
+        #expect(Set(conditions.compactMap(\.description)) == ["Hives", "Nausea"])
+        let hives = try #require(conditions.first { $0.description == "Hives" })
+        #expect(hives.sourceNote == "A reaction to Amoxicillin 250 MG")
+        #expect(hives.codes["SNOMED-CT"] == ["247472004"])
+        #expect(hives.startTime != nil)
+        // Nausea (listed), two medications, two reactions (Nausea merged into the listed one).
+        #expect(result.accounting.elements == 5 && result.accounting.merged == 1 && result.accounting.imported == 4)
     }
 
     @Test("a unit that is not UCUM, an interpretation code of another system: imported, the unit kept as written, with a warning")
