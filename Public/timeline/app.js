@@ -12,7 +12,7 @@ import { vitalCharts, labCharts, levelCharts } from './js/chart-model.js';
 import { EntryDetails } from './js/entry-details.js';
 import { EntryLists } from './js/entry-list.js';
 import { PostsList } from './js/posts.js';
-import { setUpForms, currentMedications, renderRegimen } from './js/forms.js';
+import { setUpForms, currentMedications, renderRegimen, offerLivingForms } from './js/forms.js';
 import { ImportsPanel } from './js/imports.js';
 import { ConnectForm, IMPORTS_HASH, takeSignInReturn } from './js/fhir-connect.js';
 import { UploadPanel } from './js/uploads.js';
@@ -594,6 +594,7 @@ function render(fullPayload) {
   posts.render(payload.timeline_entries || []);
   levelsChart.render(levelCharts(payload.timeline_entries), '');
   renderRegimen(currentMedications(payload));
+  offerLivingForms(!payload.patient?.deceased);
 }
 
 /** Notes of the person shown on entries that their source has since removed: a line under the name. */
@@ -673,6 +674,7 @@ function renderNoPatients() {
   clear($('#entry-lists'));
   posts.render([]);
   renderRegimen([]);
+  offerLivingForms(true);
 }
 
 async function deletePost(post) {

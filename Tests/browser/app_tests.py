@@ -2879,7 +2879,8 @@ def test_out_of_range_results_and_a_person_who_died(t):
     """Ruth Elder died on May 14, 2019, aged 82: the header says so (not her age today); her glucose
     results carry the lab's range: the two high ones are flagged High in the list and in their details
     (with the normal range), and the chart shades the normal band and rings the two. Her Summary says she
-    died, gives no advice and offers no form to add a reading; the printed sheet says she died."""
+    died, gives no advice and offers no form to add a reading; the printed sheet says she died. Her timeline
+    does not ask how she feels or whether she took her medications; Henry's, after, does."""
     path = t.daemon.work / "ruth-elder.json"
     path.write_text(json.dumps(ruth_elder_bundle()))
     known = {p["id"] for p in t.daemon.api("/patients.json")["patients"]}
@@ -2892,6 +2893,9 @@ def test_out_of_range_results_and_a_person_who_died(t):
         meta = t.text("#person-meta")
         assert "died May 14, 2019, aged 82" in meta, meta
         assert "years old" not in meta, meta
+        # No "How do you feel?" and no "Did you take them as directed?" for a person who has died.
+        assert not t.find("#levels-form").is_displayed(), "no levels form for a person who has died"
+        assert not t.find("#regimen-form").is_displayed(), "no medication questions for a person who has died"
 
         # The chart: the normal band shaded, the two high results ringed, both said in words.
         chart = t.find('#labs .chart[data-title="Glucose"]')
@@ -2939,6 +2943,8 @@ def test_out_of_range_results_and_a_person_who_died(t):
             if patient["id"] not in known:
                 t.daemon.request("DELETE", f"/patients/{patient['id']}")
         t.daemon.request("POST", "/patients/current", {"id": t.henry})
+    t.open("#/decade/2011-01-01", t.henry)
+    assert t.find("#levels-form").is_displayed(), "a living person's timeline asks how they feel"
 
 
 # ---- Backups & activity: the daemon's backups (the harness gives it a folder) and the audit trail ----

@@ -123,6 +123,15 @@ export function currentMedications(payload) {
   return [...seen.values()];
 }
 
+/** The cards that ask how the person feels and whether they took their medications: not for a person who
+ *  has died (their record is read, not kept up). */
+export function offerLivingForms(living) {
+  for (const id of ['levels-heading', 'meds-heading']) {
+    const card = document.getElementById(id)?.closest('section');
+    if (card) card.hidden = !living;
+  }
+}
+
 export function renderRegimen(medications) {
   const form = document.getElementById('regimen-form');
   const list = clear(document.getElementById('regimen-list'));
