@@ -50,6 +50,22 @@ struct DeceasedAndOldReadingsTests {
         #expect(BloodPressureModule().evaluate(living, shared: SharedValues()).message.contains("Talk to a clinician"))
     }
 
+    @Test("an empty record: a living person's modules say 'yet'; a person who died has no 'yet' to wait for")
+    func nothingYet() {
+        for deceased in [false, true] {
+            let record = ModuleRecord(patient: Self.patient(deceased: deceased), now: Self.now, entries: [:])
+            let outputs = ModuleCatalog.standard.evaluate(ModuleCatalog.standard.modules.map(\.id), record: record)
+            let saysYet = outputs.filter { $0.output.message.contains(" yet") }.map(\.module.id)
+            if deceased {
+                #expect(saysYet.isEmpty, "\(saysYet)")
+            } else {
+                #expect(saysYet.contains("blood-pressure") && saysYet.contains("weight-bmi"), "\(saysYet)")
+            }
+        }
+        let none = ModuleRecord(patient: Self.patient(deceased: true), now: Self.now, entries: [:])
+        #expect(BloodPressureModule().evaluate(none, shared: SharedValues()).message == "No blood pressure recorded.")
+    }
+
     @Test("a reading older than a year is said with its age; a recent one is not", arguments: [
         (Int64(400) * 86_400, "(13 months ago)"), (Int64(19) * 365 * 86_400 + 20 * 86_400, "(19 years ago)"), (Int64(30) * 86_400, nil),
     ] as [(Int64, String?)])

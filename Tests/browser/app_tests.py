@@ -2929,6 +2929,7 @@ def test_out_of_range_results_and_a_person_who_died(t):
         assert "Ruth Elder died on May 14, 2019, aged 82" in note, note
         assert not t.find_all("#tiles .add-reading"), "no form to add a reading for a person who has died"
         assert not re.search(r"\bnull\b", t.text("#tiles")), "a tile without a reading prints no null"
+        assert not re.search(r"\byet\b", t.text("#tiles")), "nothing is awaited 'yet' of a person who has died"
         for module in summary_api(t, ruth)["modules"]:
             assert "clinician" not in module["message"] and "Add " not in module["message"], module["message"]
         assert "in the record when they died" in tile_message(t, "medications"), tile_message(t, "medications")

@@ -36,7 +36,7 @@ public struct BloodPressureModule: SummaryModule {
     public func evaluate(_ record: ModuleRecord, shared: SharedValues) -> ModuleOutput {
         let pairs = Self.pairs(record.measurements)
         guard let latest = pairs.last else {
-            return ModuleOutput(message: "No blood pressure recorded yet." + record.advice("Add a reading to see its category."),
+            return ModuleOutput(message: record.none("No blood pressure recorded") + record.advice("Add a reading to see its category."),
                                 tile: ["latest": nil, "category": nil, "average": nil, "readings": []])
         }
         let category = BloodPressureCategory(systolic: latest.systolic, diastolic: latest.diastolic)

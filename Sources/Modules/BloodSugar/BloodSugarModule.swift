@@ -18,7 +18,7 @@ public struct BloodSugarModule: SummaryModule {
         let glucose = measurements.latest(.glucose)
         let hba1c = measurements.latest(.hba1c)
         guard glucose != nil || hba1c != nil else {
-            return ModuleOutput(message: "No glucose or HbA1c recorded yet.", tile: ["glucose": nil, "hba1c": nil, "readings": []])
+            return ModuleOutput(message: record.none("No glucose or HbA1c recorded"), tile: ["glucose": nil, "hba1c": nil, "readings": []])
         }
         var parts: [String] = []
         var flagged = false

@@ -42,7 +42,7 @@ public struct CholesterolModule: SummaryModule {
                                                          "source_range": latest.sourceRangeTile,
                                                          "outside_source_range": .bool(latest.isOutsideSourceRange)]))
         }
-        guard !parts.isEmpty else { return ModuleOutput(message: "No cholesterol results in the record yet.", tile: .object(members)) }
+        guard !parts.isEmpty else { return ModuleOutput(message: record.none("No cholesterol results in the record"), tile: .object(members)) }
         let dates = lipids.compactMap { measurements.latest($0.measure)?.date }
         var message = parts.joined(separator: ", ") + ", latest on \(record.dayWithAge(dates.max() ?? record.now))."
         message += flagged && !record.patient.deceased ? record.advice("Talk to a clinician about these results (\(LipidRange.guideline)).")

@@ -55,6 +55,10 @@ public struct ModuleRecord: Sendable {
     /// " Talk to a clinician …": a sentence of advice (a suggestion, a nudge to add a reading), with its
     /// leading space; none for a person who has died.
     public func advice(_ sentence: String) -> String { patient.deceased ? "" : " " + sentence }
+
+    /// "No weight recorded yet." of a living person; of one who has died, "No weight recorded.": nothing
+    /// more will come.
+    public func none(_ sentence: String) -> String { sentence + (patient.deceased ? "." : " yet.") }
 }
 
 /// What a record says of an allergy beyond its substance.

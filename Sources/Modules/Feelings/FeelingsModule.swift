@@ -29,7 +29,7 @@ public struct FeelingsModule: SummaryModule {
             ]))
         }
         guard !parts.isEmpty else {
-            return ModuleOutput(message: "Nothing posted yet." + record.advice("Record your pain, mood and energy from the timeline."),
+            return ModuleOutput(message: record.none("Nothing posted") + record.advice("Record your pain, mood and energy from the timeline."),
                                 tile: .object(members))
         }
         let first = parts[0].prefix(1).uppercased() + parts[0].dropFirst()

@@ -27,7 +27,7 @@ public struct ImmunizationsModule: SummaryModule {
         }
         let list = order.compactMap { vaccines[$0] }.sorted { ($0.last ?? .min) > ($1.last ?? .min) }
         guard let newest = list.first else {
-            return ModuleOutput(message: "No immunizations in the record yet.", tile: ["vaccines": []])
+            return ModuleOutput(message: record.none("No immunizations in the record"), tile: ["vaccines": []])
         }
         var message = "\(list.count) vaccine\(list.count == 1 ? "" : "s") in the record"
         if let last = newest.last { message += "; the latest, \(newest.name), on \(record.day(last))" }

@@ -40,7 +40,7 @@ public struct WeightBMIModule: SummaryModule {
                                                       "date": .int(height.date)], "category": nil, "weights": []],
                                     offered: ["weight-bmi.height": height.value])
             }
-            return ModuleOutput(message: "No weight recorded yet." + record.advice("Add your weight and height to see your BMI."),
+            return ModuleOutput(message: record.none("No weight recorded") + record.advice("Add your weight and height to see your BMI."),
                                 tile: ["latest": nil, "category": nil, "weights": []])
         }
         // The height of the time: the latest taken at or before the weight, else the first after it.
