@@ -2935,6 +2935,8 @@ def test_out_of_range_results_and_a_person_who_died(t):
         assert "in the record when they died" in tile_message(t, "medications"), tile_message(t, "medications")
         lab = t.text('#tiles .tile[data-module="blood-sugar"] [data-field="glucose-lab"]')
         assert "The lab’s range: 70–99 mg/dL" in lab and "High" in lab, lab
+        glucose = t.text('#tiles .tile[data-module="blood-sugar"] [data-field="glucose"]')
+        assert "Not classified" not in glucose, "the lab's High is not contradicted by 'Not classified'"
         sheet = t.find("#print-sheet").get_attribute("textContent")
         assert "Died May 14, 2019" in sheet and "aged 82" in sheet and "Ruth Elder died on May 14, 2019" in sheet, sheet[:600]
         t.js("window.scrollTo(0, 0)")

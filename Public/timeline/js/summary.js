@@ -250,7 +250,10 @@ const TILES = {
     const hba1c = tile.hba1c;
     if (glucose) {
       body.append(h('p', { class: 'tile-label' }, t('app.summary.glucose', 'Glucose'), glucose.context ? h('span', { class: 'muted' }, ` (${GLUCOSE_CONTEXT_WORDS[glucose.context] || glucose.context})`) : null));
-      body.append(latestBlock({ label: 'glucose', value: formatNumber(glucose.value), unit: prettyUnit(glucose.unit), mine: glucose.self_reported, badge: categoryBadge(glucose.range, { glucose: true }), date: glucose.date }));
+      // A reading the rules cannot place (no fasting or meal context) but the lab gave a range for: the lab's
+      // line says where it lies; a "Not classified" badge beside its "High" would only confuse.
+      const unplaced = glucose.range === 'not_classified' && glucose.source_range;
+      body.append(latestBlock({ label: 'glucose', value: formatNumber(glucose.value), unit: prettyUnit(glucose.unit), mine: glucose.self_reported, badge: unplaced ? null : categoryBadge(glucose.range, { glucose: true }), date: glucose.date }));
       body.append(labRangeLine(glucose, 'glucose-lab'));
     }
     if (hba1c) {
