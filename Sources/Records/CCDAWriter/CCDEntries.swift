@@ -91,14 +91,7 @@ extension CCDDocumentWriter {
         interval(low: fact.time ?? fact.start, high: fact.end, type: "IVL_TS")
         // The dose is not in the record (the directions, when known, are in the narrative).
         xml.empty("doseQuantity", [("nullFlavor", "UNK")])
-        xml.open("consumable")
-        xml.open("manufacturedProduct", [("classCode", "MANU")])
-        templateIDs("2.16.840.1.113883.10.20.22.4.23", "2014-06-09")
-        xml.open("manufacturedMaterial")
-        coded("code", fact, reference: reference)
-        xml.close()
-        xml.close()
-        xml.close()
+        consumable(fact, reference: reference, template: "2.16.840.1.113883.10.20.22.4.23")
         comment(fact, reference: reference)
         xml.close()
     }
@@ -111,15 +104,20 @@ extension CCDDocumentWriter {
         text(reference)
         xml.empty("statusCode", [("code", "completed")])
         point(fact.date)
+        consumable(fact, reference: reference, template: "2.16.840.1.113883.10.20.22.4.54")
+        comment(fact, reference: reference)
+        xml.close()
+    }
+
+    /// The product given: Medication Information (4.23) or Immunization Medication Information (4.54).
+    private mutating func consumable(_ fact: SharedFact, reference: String, template: String) {
         xml.open("consumable")
         xml.open("manufacturedProduct", [("classCode", "MANU")])
-        templateIDs("2.16.840.1.113883.10.20.22.4.54", "2014-06-09")
+        templateIDs(template, "2014-06-09")
         xml.open("manufacturedMaterial")
         coded("code", fact, reference: reference)
         xml.close()
         xml.close()
-        xml.close()
-        comment(fact, reference: reference)
         xml.close()
     }
 
