@@ -66,11 +66,12 @@ struct SyntheticEntryFactory {
         let labShift: Double
     }
 
-    init(seed: UInt64, patient: SyntheticPatient, counts: [EntryType: Int], end: Int64) {
+    /// `span`: how far back from `end` the history reaches at most (never before birth); nil, from 1990.
+    init(seed: UInt64, patient: SyntheticPatient, counts: [EntryType: Int], end: Int64, span: Int64? = nil) {
         self.seed = seed
         self.patient = patient
         self.counts = counts
-        careStart = max(patient.birthdate + 30 * 86_400, SyntheticEntryFactory.earliestRecord)
+        careStart = max(patient.birthdate + 30 * 86_400, span.map { end - $0 } ?? SyntheticEntryFactory.earliestRecord)
         careSpan = max(end - careStart, 86_400)
         visitCount = max(counts[.encounter] ?? 0, 1)
         var random = RandomSource(seed: seed, Stream.patient, UInt64(patient.index))

@@ -17,6 +17,32 @@ public struct SyntheticRecords: Sendable {
         case gen2
     }
 
+    /// How a record's entries are spread: the sparse mix is every record generated so far (its history
+    /// from birth or 1990); the dense mix is a chart of constant monitoring, as a benchmark's worst case
+    /// (issue 41): a million entries over 35 years is about 2,500 a month, most of them vital signs
+    /// (40 %) and results (25 %).
+    public enum Mix: String, Sendable, CaseIterable {
+        case sparse
+        case dense
+
+        /// Entries per section, in thousandths.
+        var sectionShares: [(EntryType, Int)] {
+            switch self {
+            case .sparse: return SyntheticRecords.sectionShares
+            case .dense: return SyntheticRecords.denseSectionShares
+            }
+        }
+
+        /// How far back the history reaches from its end, at most (never before birth): nil for the
+        /// sparse mix, whose history starts at birth or in 1990.
+        var span: Int64? {
+            switch self {
+            case .sparse: return nil
+            case .dense: return SyntheticRecords.denseSpan
+            }
+        }
+    }
+
     /// 2025-01-01T00:00:00Z: the last moment of every synthetic record's history.
     public static let referenceEnd: Int64 = 1_735_689_600
 
@@ -26,6 +52,16 @@ public struct SyntheticRecords: Sendable {
         (.vitalSign, 400), (.result, 300), (.encounter, 100), (.medication, 60),
         (.procedure, 50), (.condition, 40), (.immunization, 30), (.allergy, 20),
     ]
+
+    /// The dense mix's shares: 400 vital signs and 250 results in a thousand, the other 350 over the
+    /// other sections in the sparse mix's proportions.
+    static let denseSectionShares: [(EntryType, Int)] = [
+        (.vitalSign, 400), (.result, 250), (.encounter, 117), (.medication, 70),
+        (.procedure, 58), (.condition, 47), (.immunization, 35), (.allergy, 23),
+    ]
+
+    /// The dense mix's history: the 35 years (of 365.25 days) before its end.
+    static let denseSpan: Int64 = 35 * 31_557_600
 
     public let seed: UInt64
 
@@ -40,12 +76,12 @@ public struct SyntheticRecords: Sendable {
 
     /// How many entries of each section a record of `entries` entries holds: fixed shares, rounded by
     /// largest remainder so that they add up to exactly `entries`.
-    public static func sectionCounts(entries: Int) -> [EntryType: Int] {
+    public static func sectionCounts(entries: Int, mix: Mix = .sparse) -> [EntryType: Int] {
         let total = max(entries, 0)
         var counts: [EntryType: Int] = [:]
         var remainders: [(EntryType, Int)] = []
         var assigned = 0
-        for (type, share) in sectionShares {
+        for (type, share) in mix.sectionShares {
             let exact = total * share
             counts[type] = exact / 1000
             assigned += exact / 1000
@@ -62,21 +98,21 @@ public struct SyntheticRecords: Sendable {
     }
 
     /// The record of `patient` with `entries` entries, as JSON bytes.
-    public func record(for patient: SyntheticPatient, entries: Int, shape: Shape, pretty: Bool = false) -> [UInt8] {
+    public func record(for patient: SyntheticPatient, entries: Int, shape: Shape, mix: Mix = .sparse, pretty: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
-        writeRecord(for: patient, entries: entries, shape: shape, pretty: pretty) { bytes.append(contentsOf: $0) }
+        writeRecord(for: patient, entries: entries, shape: shape, mix: mix, pretty: pretty) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
     /// Streams the record of `patient` to `sink` in chunks of about `chunkBytes`, for records too large
     /// to hold twice (a million entries is about 200 MB).
     public func writeRecord(
-        for patient: SyntheticPatient, entries: Int, shape: Shape, pretty: Bool = false, end: Int64 = SyntheticRecords.referenceEnd,
-        chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void
+        for patient: SyntheticPatient, entries: Int, shape: Shape, mix: Mix = .sparse, pretty: Bool = false,
+        end: Int64 = SyntheticRecords.referenceEnd, chunkBytes: Int = 1 << 20, to sink: ([UInt8]) throws -> Void
     ) rethrows {
         let factory = SyntheticEntryFactory(
-            seed: seed, patient: patient, counts: SyntheticRecords.sectionCounts(entries: entries),
-            end: end
+            seed: seed, patient: patient, counts: SyntheticRecords.sectionCounts(entries: entries, mix: mix),
+            end: end, span: mix.span
         )
         let recordWriter = SyntheticRecordWriter(shape: shape, patient: patient, factory: factory)
         var writer = SyntheticJSONWriter(pretty: pretty, capacity: min(chunkBytes, 300 * max(entries, 1)) + 4096)
