@@ -19,6 +19,9 @@
      ccda.xml (target < 200 ms each).
   8. The vendors' C-CDA documents (../shared/ccda-vendors, 196 documents): one import-file run of them all, then
      each through POST /imports/files (documents/s, entries/s).
+  9. The web app in headless Chromium (bench/webapp.py): the Summary, the Year view and the Decade view, from
+     their JSON parsed to drawn, for the demo's 1,500-entry person (target < 100 ms) and a 10,000-entry one
+     (target < 300 ms).
 
 Prints a table, writes .build/bench/results.json, the latest run's section of docs/benchmarks.md (between its
 markers; the rest of the page is kept) and docs/latency-vs-record-size.svg.
@@ -28,6 +31,7 @@ Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loop
        bench/run.py --only export [--bin DIR]             (figure 7 alone: about a minute)
        bench/run.py --only ccda-corpus [--bin DIR]        (figure 8 alone: the 196 vendor C-CDA documents)
        bench/run.py --only million-import [--bin DIR]     (figure 2b's imports alone: the sparse and the dense million)
+       bench/run.py --only webapp [--bin DIR]             (figure 9 alone: the web app's drawing, about two minutes)
 DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
@@ -52,6 +56,7 @@ import urllib.request
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools", "harness"))
 from hreaderd_harness import Daemon, free_port  # noqa: E402
+from webapp import webapp_figure, webapp_lines  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 END = "2025-01-01"  # the synthetic records' history ends here
@@ -719,13 +724,21 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"),
                         help="folder of hreaderd, generate-records and hreaderd-bench (default .build/release)")
     parser.add_argument("--sizes", default="1000,10000,100000", help="record sizes of the page latency section")
-    parser.add_argument("--only", choices=["upload-latency", "library", "export", "ccda-corpus", "million-import"],
+    parser.add_argument("--only", choices=["upload-latency", "library", "export", "ccda-corpus", "million-import", "webapp"],
                         help="run only this figure and print it (upload-latency: page=year while a large upload imports;"
                              " library: about.json, search, an update and memory over the default pack;"
                              " export: the IPS and the CCD of a 10,000-entry person;"
                              " ccda-corpus: the vendors' C-CDA documents by import-file and by upload;"
-                             " million-import: import-file of the sparse and the dense million)")
+                             " million-import: import-file of the sparse and the dense million;"
+                             " webapp: the Summary, Year and Decade drawn in headless Chromium, 1,500 and 10,000 entries)")
     args = parser.parse_args()
+    if args.only == "webapp":
+        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
+        try:
+            print("\n".join(webapp_lines(webapp_figure(args.bin, workdir))))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     if args.only == "million-import":
         workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
         try:
@@ -858,6 +871,8 @@ def main():
         # 8. The vendors' C-CDA documents, when the shared corpus is there.
         if os.path.isdir(CCDA_VENDORS):
             results["ccda_corpus"] = ccda_corpus(args.bin, workdir)
+        # 9. The web app's drawing, in headless Chromium.
+        results["webapp"] = webapp_figure(args.bin, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report(results, sizes)
@@ -909,6 +924,9 @@ def report(r, sizes):
             w(line)
     if "ccda_corpus" in r:
         for line in ccda_corpus_lines(r["ccda_corpus"]):
+            w(line)
+    if "webapp" in r:
+        for line in webapp_lines(r["webapp"]):
             w(line)
     b = r["binary"]
     w(f"release binary: {b.get('installed_mb', '?')} MB as installed (stripped; target < 40 MB), {b['built_mb']} MB as built "

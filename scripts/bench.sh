@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/install-browser-deps.sh  # the web app figure (bench/webapp.py) drives headless Chromium
 if ! command -v wrk >/dev/null || ! [[ -x /usr/sbin/nginx ]]; then
     if [[ $(id -u) -ne 0 ]]; then
         echo "the benchmark needs wrk and nginx; install them (as root), then run this again:" >&2

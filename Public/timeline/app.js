@@ -31,6 +31,7 @@ import { clearStrings, loadStrings, onStringsChange, restoreStrings, setLanguage
 import { AboutEntry } from './js/about-entry.js';
 import { LibraryPanel } from './js/library.js';
 import { LibraryBanner } from './js/library-banner.js';
+import { jsonArrived, drawn } from './js/draw-timing.js';
 
 const HIDE_STRUCK_KEY = 'hreaderd.hideStruck';
 
@@ -449,7 +450,7 @@ async function selectPatient(id) {
  * read first when no one is chosen yet, and the errors, in one place. read(personId) resolves to the
  * data; draw(data) shows it. A load asked for later wins: an earlier one's answer is dropped.
  */
-async function load({ what, read, draw, retry }) {
+async function load({ what, view, read, draw, retry }) {
   const seq = ++state.loadSeq;
   markControls();
   ui.main.setAttribute('aria-busy', 'true');
@@ -462,8 +463,10 @@ async function load({ what, read, draw, retry }) {
     }
     const data = await read(state.patientId);
     if (seq !== state.loadSeq) return;
+    const timing = jsonArrived(view, seq);
     showStatus('');
     draw(data);
+    drawn(timing);
     settleAfterLoad(true);
   } catch (error) {
     if (seq !== state.loadSeq) return;
@@ -482,6 +485,7 @@ function loadTimeline() {
   const { view, end } = state.window;
   return load({
     what: 'timeline',
+    view,
     read: (personId) => api.timeline(view, end, personId),
     draw: (payload) => {
       state.payload = payload;
@@ -494,6 +498,7 @@ function loadTimeline() {
 function loadSummary() {
   return load({
     what: 'summary',
+    view: SUMMARY,
     // The tiles the person chose, and every module for the printed sheet (a hidden tile still goes on paper).
     read: (personId) => Promise.all([api.summary(personId), api.summary(personId, true)]),
     draw: ([data, everything]) => {
