@@ -590,14 +590,18 @@ function render(fullPayload) {
     else $('#timeline').before(h('div', { id: 'timeline-notice' }, box));
   }
   timeline.render({ payload, empty });
-  vitals.render(vitalCharts(payload.vitals), t('app.page.no_vital_signs_in_this', 'No vital signs in this window.'));
+  // The charts' grids together, with one layout between them; the labs' card shown first, so that its
+  // charts take their width.
   const labCharted = labCharts(payload.results);
-  labs.render(labCharted, t('app.page.no_lab_result_with_several', 'No lab result with several numeric values in this window.'));
   ui.labsCard.hidden = labCharted.length === 0;
+  ChartGrid.renderAll([
+    [vitals, vitalCharts(payload.vitals), t('app.page.no_vital_signs_in_this', 'No vital signs in this window.')],
+    [labs, labCharted, t('app.page.no_lab_result_with_several', 'No lab result with several numeric values in this window.')],
+    [levelsChart, levelCharts(payload.timeline_entries), ''],
+  ]);
   ownReadings.render(payload.readings || []);
   lists.render(payload);
   posts.render(payload.timeline_entries || []);
-  levelsChart.render(levelCharts(payload.timeline_entries), '');
   renderRegimen(currentMedications(payload));
   offerLivingForms(!payload.patient?.deceased);
 }

@@ -41,13 +41,15 @@ export function t(key, fallback, values) {
  */
 export function tn(key, n, one, other, values) {
   const count = Number(n);
-  const filled = { n: Number.isFinite(count) ? count.toLocaleString() : String(n), ...values };
+  const filled = { n: Number.isFinite(count) ? countFormat.format(count) : String(n), ...values };
   const english = count === 1 ? 'one' : 'other';
   let text = found(`${key}.${pluralForm(count, language)}`) ?? found(`${key}.other`);
   if (text === undefined || text === one || text === other) text = found(`${key}.${english}`) ?? (count === 1 ? one : other);
   return fill(text, filled);
 }
 
+// The count as count.toLocaleString() writes it, with the formatter made once (toLocaleString makes one a call).
+const countFormat = new Intl.NumberFormat();
 const pluralRules = new Map(); // language → Intl.PluralRules
 
 /** The plural form ('one', 'few', 'many', 'other'…) of a count in a language; English's rule when unknown. */

@@ -406,12 +406,9 @@ export class SummaryView {
       root.append(tile);
       charts.push(...own);
     });
-    // Charts are drawn once their tile is in the page: they take its width.
-    for (const { root: box, spec } of charts) {
-      const grid = new ChartGrid(box);
-      grid.render([spec], '');
-      this.grids.push(grid);
-    }
+    // Charts are drawn once their tile is in the page: they take its width (all read in one layout).
+    this.grids = charts.map(({ root: box }) => new ChartGrid(box));
+    ChartGrid.renderAll(charts.map(({ spec }, i) => [this.grids[i], [spec], '']));
     const flash = this.flash;
     this.flash = null;
     if (flash) {

@@ -2,7 +2,7 @@
 // lasts, points and counted clusters for the rest. Each lane is one Tab stop; the arrow keys move
 // between its marks (roving tabindex), Enter or a click opens the details.
 
-import { h, clear } from './dom.js';
+import { h } from './dom.js';
 import { formatDate, formatDateTime } from './format.js';
 import { ticks } from './window-nav.js';
 import { LANES, POST_LANE, itemsFor, laneCount, layoutLane } from './lane-layout.js';
@@ -21,9 +21,10 @@ export class TimelineView {
     this.expanded = new Set();
     this.data = null;
     this.lastWidth = 0;
+    // Hidden (the Summary shown instead), the root is 0 wide: it is drawn again when it shows, if need be.
     const observer = new ResizeObserver(() => {
       const width = this.root.clientWidth;
-      if (this.data && Math.abs(width - this.lastWidth) > 8) this.render(this.data);
+      if (this.data && width > 0 && Math.abs(width - this.lastWidth) > 8) this.render(this.data);
     });
     observer.observe(root);
   }
@@ -32,10 +33,13 @@ export class TimelineView {
   render(data) {
     this.data = data;
     const { payload } = data;
-    const root = clear(this.root);
-    this.lastWidth = root.clientWidth;
-    const labelWidth = parseFloat(getComputedStyle(root).getPropertyValue('--label-w')) || 0;
-    const trackPx = Math.max(120, root.clientWidth - labelWidth);
+    // The width is read before the old lanes go: the page is laid out as it was (no scroll bar going and
+    // coming back while the lanes are gone), and the lanes are built apart from it, then put in at once.
+    const width = this.root.clientWidth;
+    const labelWidth = parseFloat(getComputedStyle(this.root).getPropertyValue('--label-w')) || 0;
+    this.lastWidth = width;
+    const trackPx = Math.max(120, width - labelWidth);
+    const root = document.createDocumentFragment();
     const ws = payload.start_date;
     const we = payload.end_date;
 
@@ -53,7 +57,7 @@ export class TimelineView {
     }
 
     if (lanes.length === 0) {
-      root.append(data.empty || h('p', { class: 'muted' }, t('app.timeline_view.nothing_in_this_window', 'Nothing in this window.')));
+      this.root.replaceChildren(data.empty || h('p', { class: 'muted' }, t('app.timeline_view.nothing_in_this_window', 'Nothing in this window.')));
       return { marks: 0 };
     }
 
@@ -74,6 +78,7 @@ export class TimelineView {
       marks += laneEl.querySelectorAll('.mark').length;
       root.append(laneEl);
     }
+    this.root.replaceChildren(root);
     return { marks };
   }
 
@@ -106,12 +111,13 @@ export class TimelineView {
     const marks = [];
     layout.rows.forEach((row, rowIndex) => {
       for (const band of row) {
+        const text = bandLabel(band, lane);
         const el = h('button', {
           type: 'button',
           class: ['mark', 'band', band.openStart && 'open-start', band.openEnd && 'open-end', band.labelAt !== 'inside' && `label-${band.labelAt}`,
             isStruck(band.entry) && 'struck', hasNote(band.entry) && 'has-note'],
-          'aria-label': bandLabel(band, lane),
-          title: bandLabel(band, lane),
+          'aria-label': text,
+          title: text,
           'data-id': band.entry.id,
           tabindex: '-1',
         }, h('span', { class: 'band-text', 'aria-hidden': 'true' },
@@ -130,9 +136,10 @@ export class TimelineView {
       let el;
       if (cluster.items.length === 1) {
         const item = cluster.items[0];
+        const text = pointLabel(item, lane);
         el = h('button', {
           type: 'button', class: ['mark', 'point', isStruck(item.entry) && 'struck', hasNote(item.entry) && 'has-note'],
-          'aria-label': pointLabel(item, lane), title: pointLabel(item, lane), 'data-id': item.entry.id, tabindex: '-1',
+          'aria-label': text, title: text, 'data-id': item.entry.id, tabindex: '-1',
         });
       } else {
         const text = clusterLabel(cluster, lane, we - ws <= 8 * 86400);

@@ -15,9 +15,14 @@ export class ChartGrid {
     this.root = root;
     this.specs = [];
     this.width = 0;
-    this.observer = new ResizeObserver(debounce(() => {
-      if (Math.abs(this.root.clientWidth - this.width) > 8) this.draw();
-    }, 120));
+    // The width is read in the observer's callback, where the page is laid out already (read later, in a
+    // timer, it could make the browser lay the page out again); the drawing waits for the end of a resize.
+    // A grid hidden (the Summary shown over the timeline, say) is 0 wide: nothing to draw until it shows again.
+    const drawSoon = debounce(() => this.draw(), 120);
+    this.observer = new ResizeObserver(() => {
+      const width = this.root.clientWidth;
+      if (width > 0 && Math.abs(width - this.width) > 8) drawSoon();
+    });
     this.observer.observe(root);
   }
 
@@ -27,23 +32,53 @@ export class ChartGrid {
   }
 
   render(specs, emptyText) {
-    this.specs = specs;
-    this.emptyText = emptyText;
-    this.draw();
+    ChartGrid.renderAll([[this, specs, emptyText]]);
+  }
+
+  /**
+   * Draws several grids ([[grid, specs, emptyText]…]) with one layout of the page between them: each grid's
+   * first card is put in, the cards' widths are read together, then every chart is built apart from the page
+   * and put in. Every card of a grid is as wide as its first (the grid's columns are equal). Read for each card
+   * as it was added, a window of 40 lab charts laid the page out 40 times.
+   */
+  static renderAll(list) {
+    const started = list.map(([grid, specs, emptyText]) => {
+      grid.specs = specs;
+      grid.emptyText = emptyText;
+      return grid.begin();
+    });
+    // Read together, after every change and before any other: one layout.
+    const widths = started.map((cards, i) => {
+      list[i][0].width = list[i][0].root.clientWidth;
+      return cards ? cards[0].clientWidth : 0;
+    });
+    list.forEach(([grid], i) => { if (started[i]) grid.finish(started[i], widths[i]); });
   }
 
   draw() {
+    ChartGrid.renderAll([[this, this.specs, this.emptyText]]);
+  }
+
+  /** Clears the grid and puts its first (empty) card in; the cards, or null when there is no chart. */
+  begin() {
     const root = clear(this.root);
-    this.width = root.clientWidth;
     if (!this.specs.length) {
       if (this.emptyText) root.append(h('p', { class: 'muted' }, this.emptyText));
-      return;
+      return null;
     }
-    for (const spec of this.specs) {
-      const card = h('figure', { class: ['chart', spec.levels && 'levels', spec.bare && 'bare'], 'data-title': spec.title });
-      root.append(card);
-      fillChart(card, spec);
-    }
+    const cards = this.specs.map((spec) => h('figure', { class: ['chart', spec.levels && 'levels', spec.bare && 'bare'], 'data-title': spec.title }));
+    root.append(cards[0]);
+    return cards;
+  }
+
+  /** Draws each chart into its card, `cardWidth` wide, and puts the others in at once. */
+  finish(cards, cardWidth) {
+    const rest = document.createDocumentFragment();
+    this.specs.forEach((spec, i) => {
+      fillChart(cards[i], spec, cardWidth);
+      if (i > 0) rest.append(cards[i]);
+    });
+    this.root.append(rest);
   }
 }
 
@@ -52,7 +87,7 @@ function latestOf(series) {
   return { value: series.values[i], date: series.dates[i] };
 }
 
-function fillChart(card, spec) {
+function fillChart(card, spec, cardWidth) {
   const unit = prettyUnit(spec.unit);
   const latest = spec.series.map(latestOf);
   const latestText = spec.levels
@@ -79,7 +114,7 @@ function fillChart(card, spec) {
     );
   }
 
-  const width = Math.max(180, card.clientWidth - 26);
+  const width = Math.max(180, cardWidth - 26);
   const { guides, t0, t1, plotW, x, y } = chartScale(spec, width);
 
   const summary = spec.levels ? latestText : spec.series.map((sr) => {
