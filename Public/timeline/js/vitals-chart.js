@@ -14,14 +14,18 @@ export class ChartGrid {
   constructor(root) {
     this.root = root;
     this.specs = [];
-    this.width = 0;
+    this.width = 0; // the root's width at the last drawing
+    this.cardWidth = null; // a card's width then
     // The width is read in the observer's callback, where the page is laid out already (read later, in a
-    // timer, it could make the browser lay the page out again); the drawing waits for the end of a resize.
+    // timer, it could make the browser lay the page out again); the drawing waits for the end of a resize,
+    // and is left out when the grid was drawn at that width meanwhile (a window loaded just after it shows).
     // A grid hidden (the Summary shown over the timeline, say) is 0 wide: nothing to draw until it shows again.
-    const drawSoon = debounce(() => this.draw(), 120);
+    let seen = 0;
+    const differs = () => seen > 0 && Math.abs(seen - this.width) > 8;
+    const drawSoon = debounce(() => { if (differs()) this.draw(); }, 120);
     this.observer = new ResizeObserver(() => {
-      const width = this.root.clientWidth;
-      if (width > 0 && Math.abs(width - this.width) > 8) drawSoon();
+      seen = this.root.clientWidth;
+      if (differs()) drawSoon();
     });
     this.observer.observe(root);
   }
@@ -36,23 +40,30 @@ export class ChartGrid {
   }
 
   /**
-   * Draws several grids ([[grid, specs, emptyText]…]) with one layout of the page between them: each grid's
-   * first card is put in, the cards' widths are read together, then every chart is built apart from the page
-   * and put in. Every card of a grid is as wide as its first (the grid's columns are equal). Read for each card
-   * as it was added, a window of 40 lab charts laid the page out 40 times.
+   * Draws several grids ([[grid, specs, emptyText]…]) laying the page out once for them all, not once a chart:
+   * the grids' widths are read first, while their old charts are still in (the page as tall as it was, so no
+   * scroll bar comes or goes meanwhile); every card of a grid is as wide as its first (the grid's columns are
+   * equal), known from the last drawing when the grid is as wide as then, else read with the first cards of
+   * all such grids put in (one more layout). The charts are built apart from the page and put in together.
+   * Read for each card as it was added, a window of 20 lab charts laid the page out 20 times.
    */
   static renderAll(list) {
+    const widths = list.map(([grid]) => grid.root.clientWidth);
     const started = list.map(([grid, specs, emptyText]) => {
       grid.specs = specs;
       grid.emptyText = emptyText;
       return grid.begin();
     });
-    // Read together, after every change and before any other: one layout.
-    const widths = started.map((cards, i) => {
-      list[i][0].width = list[i][0].root.clientWidth;
-      return cards ? cards[0].clientWidth : 0;
+    const cardWidths = started.map((cards, i) => {
+      const grid = list[i][0];
+      if (!cards) return null;
+      return grid.cardWidth !== null && grid.width === widths[i] ? grid.cardWidth : cards[0].clientWidth;
     });
-    list.forEach(([grid], i) => { if (started[i]) grid.finish(started[i], widths[i]); });
+    list.forEach(([grid], i) => {
+      grid.width = widths[i];
+      grid.cardWidth = cardWidths[i];
+      if (started[i]) grid.finish(started[i], cardWidths[i]);
+    });
   }
 
   draw() {
