@@ -31,7 +31,7 @@ Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loop
        bench/run.py --only export [--bin DIR]             (figure 7 alone: about a minute)
        bench/run.py --only ccda-corpus [--bin DIR]        (figure 8 alone: the 196 vendor C-CDA documents)
        bench/run.py --only million-import [--bin DIR]     (figure 2b's imports alone: the sparse and the dense million)
-       bench/run.py --only webapp [--bin DIR]             (figure 9 alone: the web app's drawing, about two minutes)
+       bench/run.py --only webapp [--bin DIR]             (figure 9 alone: the web app's drawing, a few minutes)
 DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
@@ -314,6 +314,10 @@ NOTES = """## Reading the figures
   unlocked, measured apart). What is left is run code inside the static Swift runtime's and Foundation's
   large sections, which cannot be laid out function by function. libcurl and libxml2 (with ICU) are loaded
   only when a sync or an XML document first needs them.
+- The web app's figures are the page's own User Timing measures (Public/timeline/js/draw-timing.js), read
+  through WebDriver: from a view's JSON parsed to the first frame painted after its DOM was updated. They
+  include the wait for that frame (up to 16.7 ms at 60 Hz) and, on a loaded machine, the compositor's delay
+  before it: `script`, the app's own drawing, moves less from run to run.
 """
 
 
