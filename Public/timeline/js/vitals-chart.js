@@ -48,7 +48,9 @@ export class ChartGrid {
    * Read for each card as it was added, a window of 20 lab charts laid the page out 20 times.
    */
   static renderAll(list) {
-    const widths = list.map(([grid]) => grid.root.clientWidth);
+    // A grid never drawn (the Summary's, new at each drawing) has no card width to keep: its widths are read
+    // with the first cards, not before as well.
+    const widths = list.map(([grid]) => (grid.cardWidth !== null ? grid.root.clientWidth : null));
     const started = list.map(([grid, specs, emptyText]) => {
       grid.specs = specs;
       grid.emptyText = emptyText;
@@ -57,8 +59,9 @@ export class ChartGrid {
     const cardWidths = started.map((cards, i) => {
       const grid = list[i][0];
       if (!cards) return null;
-      return grid.cardWidth !== null && grid.width === widths[i] ? grid.cardWidth : cards[0].clientWidth;
+      return widths[i] !== null && grid.width === widths[i] ? grid.cardWidth : cards[0].clientWidth;
     });
+    list.forEach(([grid], i) => { if (widths[i] === null) widths[i] = grid.root.clientWidth; });
     list.forEach(([grid], i) => {
       grid.width = widths[i];
       grid.cardWidth = cardWidths[i];
