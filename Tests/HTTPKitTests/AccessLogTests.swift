@@ -91,6 +91,89 @@ struct AccessLogTests {
         #expect(records.contains { $0.message.hasPrefix("POST /upload 200") })
     }
 
+    /// The message as it was formatted before it was written as bytes (a `String` built piece by piece).
+    static func formattedAsBefore(method: HTTPMethod?, path: String?, status: HTTPResponseStatus, bytes: Int, micros: Int64) -> String {
+        var message = method?.rawValue ?? "-"
+        message += " "; message += path.map(AccessLog.printable) ?? "-"; message += " "; message += String(status.code)
+        message += " "; message += String(bytes)
+        message += "B "; message += String(micros / 1000); message += "."; message += String(micros % 1000 / 100); message += "ms"
+        return message
+    }
+
+    @Test("the message written as bytes is the one formatted as a string, byte for byte")
+    func bytesAsBefore() {
+        let paths: [String?] = ["/timeline.json", nil, "/", "/a\u{1b}b", "/é%20x", String(repeating: "p", count: 300)]
+        let methods: [HTTPMethod?] = [.GET, .POST, .DELETE, nil, .RAW(value: "PROPFIND")]
+        let statuses: [HTTPResponseStatus] = [.ok, .notFound, .continue, .custom(code: 599, reasonPhrase: "x")]
+        let sizes = [0, 5, 13_699, Int.max]
+        let durations: [Int64] = [0, 99, 100, 999, 1_000, 1_050, 123_456, 86_400_000_000]
+        for method in methods {
+            for path in paths {
+                for (index, status) in statuses.enumerated() {
+                    for bytes in sizes {
+                        let micros = durations[(index + bytes % 7 + (path?.count ?? 0)) % durations.count]
+                        var line: [UInt8] = []
+                        AccessLog.appendMessage(method: method, path: path, status: status, bytes: bytes, micros: micros, to: &line)
+                        let before = Self.formattedAsBefore(method: method, path: path, status: status, bytes: bytes, micros: micros)
+                        #expect(line == Array(before.utf8))
+                    }
+                }
+            }
+        }
+        for micros in durations {
+            var line: [UInt8] = []
+            AccessLog.appendMessage(method: .GET, path: "/x", status: .ok, bytes: 1, micros: micros, to: &line)
+            #expect(line == Array(Self.formattedAsBefore(method: .GET, path: "/x", status: .ok, bytes: 1, micros: micros).utf8))
+        }
+    }
+
+    @Test("decimal numbers as String(_:) writes them, at the edges of Int64")
+    func decimals() {
+        for value: Int64 in [0, 1, 9, 10, 99, 100, 1_000_000, -1, -10, .max, .min, .max - 1, .min + 1] {
+            var line: [UInt8] = []
+            AccessLog.appendDecimal(value, to: &line)
+            #expect(String(decoding: line, as: UTF8.self) == String(value))
+        }
+    }
+
+    /// Collects what an `AccessLogOutput` is given.
+    final class CollectedLines: AccessLogOutput {
+        private let lines = NIOLockedValueBox<[(Logger.Level, String)]>([])
+        var all: [(Logger.Level, String)] { self.lines.withLockedValue { $0 } }
+
+        func writeLine(level: Logger.Level, appendMessage: (inout [UInt8]) -> Void) {
+            var message: [UInt8] = []
+            appendMessage(&message)
+            self.lines.withLockedValue { $0.append((level, String(decoding: message, as: UTF8.self))) }
+        }
+    }
+
+    @Test("with an output, the line goes there, not to the logger, at the access log's level and only when the logger lets it through")
+    func output() async throws {
+        let lines = CollectedLines()
+        let log = CapturedLog()
+        try await withServer(testConfiguration { $0.accessLogLevel = .notice; $0.accessLogOutput = lines }, logger: log.logger) { server in
+            _ = try await server.roundTrip(http("GET /hello?secret=QUERYSECRET HTTP/1.1", "Host: x", "Authorization: Bearer AUTHSECRET"))
+            _ = try await server.roundTrip(http("GET /missing HTTP/1.1", "Host: x"))
+        }
+        #expect(log.all.filter { $0.metadata["http.status"] != nil }.isEmpty)
+        let written = lines.all
+        #expect(written.count == 2)
+        #expect(written.allSatisfy { $0.0 == .notice })
+        #expect(written.first?.1.hasPrefix("GET /hello 200 5B ") == true)
+        #expect(written.last?.1.hasPrefix("GET /missing 404 ") == true)
+        #expect(written.allSatisfy { !$0.1.contains("SECRET") && $0.1.hasSuffix("ms") })
+
+        // A logger at warning lets no notice through: nothing is written.
+        let quiet = CollectedLines()
+        var warning = log.logger
+        warning.logLevel = .warning
+        try await withServer(testConfiguration { $0.accessLogLevel = .notice; $0.accessLogOutput = quiet }, logger: warning) { server in
+            _ = try await server.roundTrip(http("GET /hello HTTP/1.1", "Host: x"))
+        }
+        #expect(quiet.all.isEmpty)
+    }
+
     @Test("unprintable or very long paths are logged safely")
     func printable() {
         #expect(AccessLog.printable("/a\u{1b}[31mb") == "/a?[31mb")

@@ -8,9 +8,13 @@ import NIOHTTP1
 /// 2. NIO's response encoder and request decoder (with the header limits, which end in `431`);
 /// 3. NIO's `HTTPServerPipelineHandler`: one request at a time, pipelined ones held back,
 ///    graceful quiescing;
-/// 4. NIO's response header validator (no CR/LF injection into responses);
-/// 5. `RequestTimeoutHandler`: head, body and keep-alive timeouts;
-/// 6. `HTTPConnectionHandler`: requests in, the application, responses out.
+/// 4. `RequestTimeoutHandler`: head, body and keep-alive timeouts;
+/// 5. `HTTPConnectionHandler`: requests in, the application, responses out.
+///
+/// No CR/LF injection into responses: `HTTPConnectionHandler` checks each response's headers before
+/// writing its head (`ResponseHeadBuilder.isValid`), and the builder adds only its own and the default
+/// headers, checked once. NIO's response header validator, a handler that checked every head again, is
+/// added only when the default headers are not valid.
 enum HTTPChannelSetup {
     static func configure(_ channel: any Channel, settings: ConnectionSettings, registry: ConnectionRegistry, overCapacityAnswer: ByteBuffer) throws {
         let pipeline = channel.pipeline.syncOperations
@@ -24,7 +28,7 @@ enum HTTPChannelSetup {
                 withPipeliningAssistance: true,
                 withServerUpgrade: nil,
                 withErrorHandling: false,  // HTTPConnectionHandler answers parser errors itself (400 or 431)
-                withOutboundHeaderValidation: true,
+                withOutboundHeaderValidation: !settings.headBuilder.defaultHeadersAreValid,
                 withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
                 withDecoderLimitConfiguration: decoderLimits
             )

@@ -124,13 +124,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         var exchange = Exchange(
             method: head.method,
             version: head.version,
-            path: head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init),
+            path: nil,  // the parsed target's, or (for a refused one) the request line's up to `?`
             keepAlive: head.isKeepAlive && self.requestsSeen < self.settings.limits.maxRequestsPerConnection,
             start: .now()
         )
         do throws(HTTPError) {
-            try RequestHeadValidation.validate(head)
-            let target = try RequestTarget(parsing: head.uri)
+            let target: RequestTarget
+            do throws(HTTPError) {
+                try RequestHeadValidation.validate(head)
+                target = try RequestTarget(parsing: head.uri)
+            } catch {
+                exchange.path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                throw error
+            }
             exchange.path = target.path
             let resolution = self.settings.responder.resolve(method: head.method, segments: target.segments)
             let bodyLimit = resolution.bodyLimit ?? self.settings.limits.maxBodyBytes
@@ -208,6 +214,14 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         )
         let responder = self.settings.responder
         let resolution = receiving.resolution
+        if resolution.answersImmediately,
+           let response = responder.respondImmediately(to: request, context: requestContext, resolution: resolution) {
+            // Answered on the loop, with no task: written now, as the last thing this call does (the write
+            // of `.end` may hand this handler the next pipelined request at once).
+            self.state = .responding(receiving.exchange, nil)
+            self.deliver(response, context: context)
+            return
+        }
         let gate = self.settings.loopGate
         let eventLoop = context.eventLoop
         let loopBoundSelf = NIOLoopBound(self, eventLoop: eventLoop)

@@ -12,6 +12,15 @@ import NIOHTTP1
 /// default headers, and refuses header names or values that would break the response.
 struct ResponseHeadBuilder: Sendable {
     let defaultHeaders: HTTPHeaders
+    /// Whether every default header can be sent (`isValid`), known once. Then every header of a head is
+    /// valid once the response's own are (the rest the builder writes), and the pipeline needs no
+    /// validator of its own (`HTTPChannelSetup`).
+    let defaultHeadersAreValid: Bool
+
+    init(defaultHeaders: HTTPHeaders) {
+        self.defaultHeaders = defaultHeaders
+        self.defaultHeadersAreValid = Self.isValid(defaultHeaders)
+    }
 
     private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
@@ -46,11 +55,13 @@ struct ResponseHeadBuilder: Sendable {
         for name in Self.framingHeaders where headers.contains(name: name) {
             headers.remove(name: name)
         }
+        // Looked up among the response's own headers (a few), not among those added so far.
+        let own = headers
         headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
-        for (name, value) in self.defaultHeaders where !headers.contains(name: name) {
+        for (name, value) in self.defaultHeaders where !own.contains(name: name) {
             headers.add(name: name, value: value)
         }
-        if !headers.contains(name: "date") {
+        if !own.contains(name: "date") {
             headers.add(name: "Date", value: date)
         }
         if !Self.forbidsBody(response.status) {

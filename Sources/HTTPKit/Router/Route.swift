@@ -3,6 +3,11 @@
 /// (use a thread pool or a queue for that).
 public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
 
+/// A route's answer when it has one at once, on the event loop, without suspending or blocking (a page
+/// from a cache, say); `nil` when it has not, and the route's `Handler` answers instead. Runs behind the
+/// middleware's `handleImmediately`, with no Swift task made for the request.
+public typealias ImmediateHandler = @Sendable (Request, RequestContext) throws -> Response?
+
 /// One registered endpoint: a method, a pattern, its body limit and its handler.
 struct Route: Sendable {
     let method: HTTPMethod
@@ -12,6 +17,8 @@ struct Route: Sendable {
     /// Whether the middleware chain and handler start on the event loop (see `Router.on`).
     let startsOnEventLoop: Bool
     let handler: Handler
+    /// The answer at once, when the route can give one (see `ImmediateHandler`).
+    var immediate: ImmediateHandler? = nil
 }
 
 /// The outcome of looking up a method and path.
@@ -27,5 +34,9 @@ enum RouteResolution: Sendable {
 
     var startsOnEventLoop: Bool {
         if case .matched(let route, _) = self { route.startsOnEventLoop } else { false }
+    }
+
+    var answersImmediately: Bool {
+        if case .matched(let route, _) = self { route.immediate != nil } else { false }
     }
 }

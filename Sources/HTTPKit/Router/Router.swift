@@ -33,11 +33,15 @@ public struct Router: Sendable {
     ///     check) can skip it. Only for code that never blocks or computes at length before its
     ///     first `await`: until then, every other connection of that event loop waits. What
     ///     follows the first suspension runs on the pool as usual.
+    ///   - immediate: the answer at once, on the event loop, when the route has one without suspending
+    ///     (see `ImmediateHandler`): no Swift task is made for such a request, and every middleware runs
+    ///     its `handleImmediately`. When it (or a middleware) gives `nil`, `handler` answers as usual.
     public mutating func on(
         _ method: HTTPMethod,
         _ pattern: String,
         bodyLimit: Int? = nil,
         startsOnEventLoop: Bool = false,
+        immediate: ImmediateHandler? = nil,
         handler: @escaping Handler
     ) {
         precondition(bodyLimit.map { $0 >= 0 } ?? true, "bodyLimit must not be negative")
@@ -49,14 +53,16 @@ public struct Router: Sendable {
         }
         do {
             try self.trie.insert(
-                Route(method: method, pattern: parsed, bodyLimit: bodyLimit, startsOnEventLoop: startsOnEventLoop, handler: handler))
+                Route(method: method, pattern: parsed, bodyLimit: bodyLimit, startsOnEventLoop: startsOnEventLoop, handler: handler,
+                      immediate: immediate))
         } catch {
             preconditionFailure("route registered twice: \(error)")
         }
     }
 
-    public mutating func get(_ pattern: String, startsOnEventLoop: Bool = false, handler: @escaping Handler) {
-        self.on(.GET, pattern, startsOnEventLoop: startsOnEventLoop, handler: handler)
+    public mutating func get(_ pattern: String, startsOnEventLoop: Bool = false, immediate: ImmediateHandler? = nil,
+                             handler: @escaping Handler) {
+        self.on(.GET, pattern, startsOnEventLoop: startsOnEventLoop, immediate: immediate, handler: handler)
     }
 
     public mutating func post(_ pattern: String, bodyLimit: Int? = nil, handler: @escaping Handler) {

@@ -15,6 +15,9 @@ extension HTTPServer {
         public var eventLoopThreads: Int = System.coreCount
         /// The level of the one access-log line per request.
         public var accessLogLevel: Logger.Level = .info
+        /// Where access lines are written, bypassing the logger's handler (still at `accessLogLevel`,
+        /// and only when the logger's level lets that level through); `nil` logs them through the logger.
+        public var accessLogOutput: (any AccessLogOutput)? = nil
 
         public init() {}
     }

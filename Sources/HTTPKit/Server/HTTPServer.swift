@@ -60,7 +60,7 @@ public final class HTTPServer: Sendable {
             limits: configuration.limits,
             responder: Responder(router: router, middleware: middleware),
             headBuilder: headBuilder,
-            accessLog: AccessLog(logger: logger, level: configuration.accessLogLevel),
+            accessLog: AccessLog(logger: logger, level: configuration.accessLogLevel, output: configuration.accessLogOutput),
             logger: logger,
             loopGate: self.gate
         )

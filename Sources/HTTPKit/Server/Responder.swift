@@ -8,9 +8,19 @@ struct Responder: Sendable {
     /// The middleware around the route, composed once (not per request): the route itself is the
     /// innermost step, found from the resolution the context carries.
     private let chain: NextHandler
+    /// The same chain on the immediate path (`Middleware.handleImmediately`), ending in the route's
+    /// `ImmediateHandler`.
+    private let immediateChain: @Sendable (Request, RequestContext) throws -> Response?
 
     init(router: Router, middleware: [any Middleware]) {
         self.router = router
+        let immediateEndpoint: @Sendable (Request, RequestContext) throws -> Response? = { request, context in
+            guard case .matched(let route, _) = context.route, let immediate = route.immediate else { return nil }
+            return try immediate(request, context)
+        }
+        self.immediateChain = middleware.reversed().reduce(immediateEndpoint) { next, middleware in
+            { request, context in try middleware.handleImmediately(request, context: context, next: next) }
+        }
         let endpoint: NextHandler = { request, context in
             switch context.route {
             case .matched(let route, _):
@@ -30,6 +40,19 @@ struct Responder: Sendable {
         self.router.resolve(method: method, segments: segments)
     }
 
+    /// Runs the immediate chain, for a route with an `ImmediateHandler`: its answer, or `nil` when a step
+    /// could not answer at once and `respond` must. Never throws, as `respond`.
+    func respondImmediately(to request: Request, context: RequestContext, resolution: RouteResolution) -> Response? {
+        var context = context
+        context.route = resolution
+        if case .matched(_, let parameters) = resolution { context.parameters = parameters }
+        do {
+            return try self.immediateChain(request, context)
+        } catch {
+            return Self.answer(to: error, logger: context.logger)
+        }
+    }
+
     /// Runs the chain. Never throws: an `HTTPResponseError` becomes its answer, anything else a
     /// `500` whose details go only to the log.
     func respond(to request: Request, context: RequestContext, resolution: RouteResolution) async -> Response {
@@ -38,14 +61,22 @@ struct Responder: Sendable {
         if case .matched(_, let parameters) = resolution { context.parameters = parameters }
         do {
             return try await self.chain(request, context)
-        } catch let error as any HTTPResponseError {
-            return error.response
-        } catch is CancellationError {
-            return HTTPError.serviceUnavailable.response
         } catch {
+            return Self.answer(to: error, logger: context.logger)
+        }
+    }
+
+    /// An `HTTPResponseError`'s own answer; anything else a `500` whose details go only to the log.
+    private static func answer(to error: any Error, logger: Logger) -> Response {
+        switch error {
+        case let error as any HTTPResponseError:
+            return error.response
+        case is CancellationError:
+            return HTTPError.serviceUnavailable.response
+        default:
             // The type alone at error level; the description, which may quote data, at debug.
-            context.logger.error("handler failed", metadata: ["error.type": "\(type(of: error))"])
-            context.logger.debug("handler failure detail", metadata: ["error": "\(error)"])
+            logger.error("handler failed", metadata: ["error.type": "\(type(of: error))"])
+            logger.debug("handler failure detail", metadata: ["error": "\(error)"])
             return HTTPError.internalServerError.response
         }
     }

@@ -16,6 +16,39 @@ struct AccessPolicy: Middleware {
     static let stateChanging: [HTTPMethod] = [.POST, .PUT, .PATCH, .DELETE]
 
     func handle(_ request: Request, context: RequestContext, next: NextHandler) async throws -> Response {
+        switch try admit(request, context: context) {
+        case .admitted(let context):
+            return try await next(request, context)
+        case .unknownToken(let token, let authorization, let store, let now, let background, var context):
+            // Read the counts before verifying: a revocation racing with this check invalidates the entry.
+            let revocations = store.tokenRevocationCount
+            let commitCount = store.commitCount
+            guard let tokenID = try await store.verifyToken(token) else { throw Self.unauthenticated }
+            app.tokenCache.remember(authorization, tokenID: tokenID, now: now, revocationsBefore: revocations, commitCountBefore: commitCount)
+            admitToken(tokenID, store: store, now: now, background: background, context: &context)
+            return try await next(request, context)
+        }
+    }
+
+    /// The same checks on the event loop, for a route that answers at once: a token that is not in the cache
+    /// (a store read) sends the request to `handle`, before anything is noted.
+    func handleImmediately(_ request: Request, context: RequestContext, next: ImmediateNext) throws -> Response? {
+        switch try admit(request, context: context) {
+        case .admitted(let context): return try next(request, context)
+        case .unknownToken: return nil
+        }
+    }
+
+    /// What the policy decides without reading the store.
+    private enum Admission {
+        /// On to the route, with who asked in the context.
+        case admitted(RequestContext)
+        /// A bearer token the cache does not know (by its `Authorization` header): to verify against the store.
+        case unknownToken(String, authorization: String, Store, now: Int64, background: Bool, RequestContext)
+    }
+
+    /// Steps 1 to 5, but for the store read of a token that the cache does not know; throws the refusals.
+    private func admit(_ request: Request, context: RequestContext) throws -> Admission {
         guard let host = request.headers.first(name: "Host"), app.hosts.allows(host: host) else {
             throw HTTPError(.forbidden, code: "bad_host", message: "This server answers only to its local names (localhost, 127.0.0.1).")
         }
@@ -30,7 +63,7 @@ struct AccessPolicy: Middleware {
         var context = context
         if Self.isPublic(request) {
             context.values[SessionIDKey.self] = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init))
-            return try await next(request, context)
+            return .admitted(context)
         }
         let store = try app.store()
         let now = app.now()
@@ -41,34 +74,32 @@ struct AccessPolicy: Middleware {
            app.sessions.validate(session, now: now, active: !background) {
             context.values[SessionIDKey.self] = session
             context.values[ActorKey.self] = Self.actor(session: session)
-            return try await next(request, context)
+            return .admitted(context)
         }
-        if let token = Self.bearerToken(request) {
-            var verified = app.tokenCache.tokenID(for: token, store: store, now: now)
-            if verified == nil {
-                // Read the counts before verifying: a revocation racing with this check invalidates the entry.
-                let revocations = store.tokenRevocationCount
-                let commitCount = store.commitCount
-                verified = try await store.verifyToken(token)
-                if let id = verified {
-                    app.tokenCache.remember(token, tokenID: id, now: now, revocationsBefore: revocations, commitCountBefore: commitCount)
-                }
-            }
-            if let tokenID = verified {
-                if !background { app.sessions.noteActivity(now: now) }
-                if app.tokenUse.shouldRecord(tokenID, now: now) {
-                    // Best effort, off the request's path: a failed note of use must not fail the request. The
-                    // first use of a day is in the audit trail.
-                    Task { try? await store.touchToken(id: tokenID, at: now) }
-                }
-                context.values[ActorKey.self] = "token:" + tokenID
-                return try await next(request, context)
-            }
+        // The cache is keyed by the whole header as sent: a known token is not taken apart again.
+        guard let authorization = request.headers.first(name: "Authorization") else { throw Self.unauthenticated }
+        guard let tokenID = app.tokenCache.tokenID(for: authorization, store: store, now: now) else {
+            guard let token = Self.bearerToken(authorization) else { throw Self.unauthenticated }
+            return .unknownToken(token, authorization: authorization, store, now: now, background: background, context)
         }
-        throw HTTPError(.unauthorized, code: "unauthenticated",
-                        message: "Sign in, or send an API token as Authorization: Bearer.",
-                        headers: ["WWW-Authenticate": #"Bearer realm="hreaderd""#])
+        admitToken(tokenID, store: store, now: now, background: background, context: &context)
+        return .admitted(context)
     }
+
+    /// A verified token: the store's idle clock and the token's last use noted, the actor named.
+    private func admitToken(_ tokenID: String, store: Store, now: Int64, background: Bool, context: inout RequestContext) {
+        if !background { app.sessions.noteActivity(now: now) }
+        if app.tokenUse.shouldRecord(tokenID, now: now) {
+            // Best effort, off the request's path: a failed note of use must not fail the request. The
+            // first use of a day is in the audit trail.
+            Task { try? await store.touchToken(id: tokenID, at: now) }
+        }
+        context.values[ActorKey.self] = "token:" + tokenID
+    }
+
+    static let unauthenticated = HTTPError(.unauthorized, code: "unauthenticated",
+                                           message: "Sign in, or send an API token as Authorization: Bearer.",
+                                           headers: ["WWW-Authenticate": #"Bearer realm="hreaderd""#])
 
     /// Routes that answer without credentials: health, sign-in, and the web app's own files.
     static func isPublic(_ request: Request) -> Bool {
@@ -90,8 +121,8 @@ struct AccessPolicy: Middleware {
     /// The header the web app sends on background polls: `1`.
     static let backgroundHeader = "X-Hreaderd-Background"
 
-    static func bearerToken(_ request: Request) -> String? {
-        guard let value = request.headers.first(name: "Authorization") else { return nil }
+    /// The token of an `Authorization` header's value, when it is `Bearer TOKEN`.
+    static func bearerToken(_ value: String) -> String? {
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         // Trimmed by hand: Foundation's trimmingCharacters bridges through NSString, on every request.

@@ -2,7 +2,7 @@ import HealthRecord
 import Store
 import Synchronization
 
-/// Tokens verified recently, so that a client sending the same token on every request does not cost a
+/// Tokens verified recently, by the `Authorization` header that carried them, so that a client sending the same token on every request does not cost a
 /// store read each time. An entry holds for `lifetime` seconds at most, and only while nothing has been
 /// committed to the store since it was verified (the store's commit count, which sees commits of other
 /// processes too): a revocation, here or by `hreaderd token revoke`, takes effect at once. Where the
@@ -21,14 +21,15 @@ final class TokenCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
-    func tokenID(for token: String, store: Store, now: Int64) -> String? {
+    /// The id of the token that `authorization` (the header's value as sent) carried when it was verified.
+    func tokenID(for authorization: String, store: Store, now: Int64) -> String? {
         let revocations = store.tokenRevocationCount
         let commitCount = store.commitCount
         return entries.withLock { entries in
-            guard let entry = entries[token] else { return nil }
+            guard let entry = entries[authorization] else { return nil }
             guard entry.revocations == revocations, entry.commitCount == commitCount,
                   now - entry.verifiedAt < Self.lifetime, now >= entry.verifiedAt else {
-                entries[token] = nil
+                entries[authorization] = nil
                 return nil
             }
             return entry.tokenID
@@ -37,10 +38,10 @@ final class TokenCache: Sendable {
 
     /// Remembers a verified token. `revocationsBefore` and `commitCountBefore` are the store's counts read
     /// before verifying: a change racing with the verification then invalidates the entry.
-    func remember(_ token: String, tokenID: String, now: Int64, revocationsBefore: Int, commitCountBefore: UInt32?) {
+    func remember(_ authorization: String, tokenID: String, now: Int64, revocationsBefore: Int, commitCountBefore: UInt32?) {
         entries.withLock { entries in
             if entries.count >= Self.maximumEntries { entries.removeAll() }
-            entries[token] = Entry(tokenID: tokenID, verifiedAt: now, revocations: revocationsBefore, commitCount: commitCountBefore)
+            entries[authorization] = Entry(tokenID: tokenID, verifiedAt: now, revocations: revocationsBefore, commitCount: commitCountBefore)
         }
     }
 }

@@ -40,6 +40,19 @@ struct AuditMiddleware: Middleware {
         return response
     }
 
+    /// Requests that are never audited go on at once; one that may be waits for its record on `handle`.
+    func handleImmediately(_ request: Request, context: RequestContext, next: ImmediateNext) throws -> Response? {
+        guard !Self.mayAudit(request.method, request.pathSegments) else { return nil }
+        return try next(request, context)
+    }
+
+    /// Whether a request may leave an event in the audit trail, whatever its answer: a lock, a sign-in (or a
+    /// failed one), or an action of `action`, whose being one depends on the method and path alone.
+    static func mayAudit(_ method: HTTPMethod, _ segments: [String]) -> Bool {
+        if method == .POST, segments == ["lock"] || segments == ["session"] { return true }
+        return action(method, segments, response: Response(status: .ok)) != nil
+    }
+
     /// The action a successful request was, with its patient and a detail; nil for requests that are not audited.
     static func action(_ method: HTTPMethod, _ s: [String], response: Response) -> (AuditEvent.Action, String?, String?)? {
         switch (method, s.count) {

@@ -7,9 +7,12 @@ struct TimelineRoutes {
     let app: TimelineApp
 
     func register(in router: inout Router) {
-        // Starts on the event loop: a page that is in the cache and cannot have changed (no commit since)
-        // is answered from memory there, without the two thread hops to the pool and back.
-        router.get("/timeline.json", startsOnEventLoop: true) { request, _ in try await timeline(request) }
+        // A page that is in the cache and cannot have changed (no commit since) is answered from memory on
+        // the event loop, with no task made for the request (`cachedTimeline`); any other starts there too,
+        // without the two thread hops to the pool and back until its first store read.
+        router.get("/timeline.json", startsOnEventLoop: true, immediate: { request, _ in try cachedTimeline(request) }) { request, _ in
+            try await timeline(request)
+        }
         router.post("/timeline.json", bodyLimit: app.configuration.postLimits.maximumBodyBytes) { request, _ in
             try await post(request)
         }
@@ -17,7 +20,26 @@ struct TimelineRoutes {
         router.delete("/timeline/entries/{id}") { _, context in try await delete(try context.parameters.require("id")) }
     }
 
+    /// The page from the payload cache, on the event loop with no store read; nil when it must be read.
+    func cachedTimeline(_ request: Request) throws -> Response? {
+        let (asked, store) = try timelineRequest(request)
+        return app.timeline.cachedPage(asked, store: store).map { .json(buffer: $0) }
+    }
+
     func timeline(_ request: Request) async throws -> Response {
+        let (asked, store) = try timelineRequest(request)
+        if let cached = app.timeline.cachedPage(asked, store: store) { return .json(buffer: cached) }
+        switch try await app.timeline.page(asked, store: store) {
+        case .whole(let payload):
+            return .json(buffer: payload)
+        case .streamed(let stream):
+            return Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"],
+                            body: .stream(stream))
+        }
+    }
+
+    /// The page a request asks for, and the open store.
+    private func timelineRequest(_ request: Request) throws -> (TimelineReader.Request, Store) {
         guard let page = request.query["page"].flatMap(TimelinePage.init(rawValue:)) else { throw APIError.badPage }
         let end: Int64
         if let text = request.query["end"] {
@@ -27,15 +49,7 @@ struct TimelineRoutes {
             end = app.now()
         }
         let store = try app.store()
-        let asked = TimelineReader.Request(page: page, end: end, patientID: request.query["patient"].flatMap { $0.isEmpty ? nil : $0 })
-        if let cached = app.timeline.cachedPage(asked, store: store) { return .json(buffer: cached) }
-        switch try await app.timeline.page(asked, store: store) {
-        case .whole(let payload):
-            return .json(buffer: payload)
-        case .streamed(let stream):
-            return Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"],
-                            body: .stream(stream))
-        }
+        return (TimelineReader.Request(page: page, end: end, patientID: request.query["patient"].flatMap { $0.isEmpty ? nil : $0 }), store)
     }
 
     func post(_ request: Request) async throws -> Response {

@@ -136,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
         var serverConfiguration = HTTPServer.Configuration()
         serverConfiguration.listeners = try listeners()
         serverConfiguration.eventLoopThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        serverConfiguration.accessLogOutput = Logging.accessLineOutput()
         let router: Router
         do { router = try app.router() } catch { throw CLIError("the web app directory cannot be served: \(error)") }
         let server = HTTPServer(configuration: serverConfiguration, router: router, middleware: app.middleware(), logger: logger)

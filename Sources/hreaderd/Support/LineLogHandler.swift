@@ -23,13 +23,11 @@ struct LineLogHandler: LogHandler {
 
     // Called for every request by the access log: built by appending, without Foundation's formatting.
     func log(event: LogEvent) {
-        var line = String()
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(40)
+        Self.appendPrefix(level: event.level, toJournal: toJournal, to: &prefix)
+        var line = String(decoding: prefix, as: UTF8.self)
         line.reserveCapacity(160)
-        if toJournal {
-            line += "<"; line += String(Self.priority(event.level)); line += ">"
-        } else {
-            line += Self.timestamp(); line += " "; line += event.level.rawValue; line += " "
-        }
         // One event, one line: a newline inside a message must not forge a second entry.
         Self.appendSingleLine(event.message.description, to: &line)
         // The access log's message already says method, path, status, bytes and time: its http.* fields
@@ -65,27 +63,54 @@ struct LineLogHandler: LogHandler {
         }
     }
 
+    /// What starts every line: `<6>` for the journal, else `2026-11-23T10:54:57.123Z info `.
+    static func appendPrefix(level: Logger.Level, toJournal: Bool, to line: inout [UInt8]) {
+        if toJournal {
+            line.append(UInt8(ascii: "<"))
+            line.append(UInt8(ascii: "0") + UInt8(Self.priority(level)))  // one digit, 2…7
+            line.append(UInt8(ascii: ">"))
+        } else {
+            Self.appendTimestamp(to: &line)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: level.rawValue.utf8)
+            line.append(UInt8(ascii: " "))
+        }
+    }
+
     /// Now as `2026-11-23T10:54:57.123Z`.
     static func timestamp() -> String {
+        var text: [UInt8] = []
+        Self.appendTimestamp(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Now as `2026-11-23T10:54:57.123Z`, appended.
+    static func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         // The part up to the second changes once a second; the access log asks many times a second.
         let second = Int(now.tv_sec)
-        let prefix = currentSecond.withLock { cached -> String in
-            if cached.second == second { return cached.text }
-            var time = now.tv_sec
-            var parts = tm()
-            gmtime_r(&time, &parts)
-            let text = digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-"
-                + digits(Int(parts.tm_mday), 2) + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2)
-                + ":" + digits(Int(parts.tm_sec), 2)
-            cached = (second, text)
-            return text
+        currentSecond.withLock { cached in
+            if cached.second != second {
+                var time = now.tv_sec
+                var parts = tm()
+                gmtime_r(&time, &parts)
+                let text = digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-"
+                    + digits(Int(parts.tm_mday), 2) + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2)
+                    + ":" + digits(Int(parts.tm_sec), 2)
+                cached = (second, Array(text.utf8))
+            }
+            line.append(contentsOf: cached.text)
         }
-        return prefix + "." + digits(now.tv_nsec / 1_000_000, 3) + "Z"
+        let millis = Int(now.tv_nsec / 1_000_000)
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(ascii: "0") + UInt8(millis / 100))
+        line.append(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(millis % 10))
+        line.append(UInt8(ascii: "Z"))
     }
 
-    private static let currentSecond = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let currentSecond = Mutex<(second: Int, text: [UInt8])>((-1, []))
 
     private static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)

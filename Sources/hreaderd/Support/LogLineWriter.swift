@@ -60,6 +60,22 @@ final class LogLineWriter: Sendable {
         if first { wake.signal() }
     }
 
+    /// Queues the line `appendLine` appends (ending in a newline) straight into the pending bytes, with no
+    /// line of its own made first (the access log's path). Never blocks on the output.
+    func write(appending appendLine: (inout [UInt8]) -> Void) {
+        let first = pending.withLock { pending -> Bool in
+            let wasEmpty = pending.bytes.isEmpty && pending.dropped == 0
+            let before = pending.bytes.count
+            appendLine(&pending.bytes)
+            if pending.bytes.count > maximumPendingBytes {
+                pending.bytes.removeSubrange(before...)
+                pending.dropped += 1
+            }
+            return wasEmpty
+        }
+        if first { wake.signal() }
+    }
+
     /// Writes every queued line now.
     func flush() {
         writing.withLock { _ in

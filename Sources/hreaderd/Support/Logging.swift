@@ -16,6 +16,11 @@ enum Logging {
         return Logger(label: "hreaderd")
     }
 
+    /// The access log's lines, straight into the same queue and framed as `makeLogger`'s handler frames its lines.
+    static func accessLineOutput() -> AccessLineOutput {
+        AccessLineOutput(toJournal: LineLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment))
+    }
+
     /// Writes the lines still queued.
     static func flush() { LogLineWriter.shared.flush() }
 }
