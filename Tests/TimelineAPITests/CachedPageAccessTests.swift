@@ -82,10 +82,13 @@ struct CachedPageAccessTests {
             #expect(served.app.sessions.lastActivity == served.clock.now() - 5)
 
             #expect(try await served.client.send("POST", "/lock", headers: withCookie).status == 200)
-            #expect(try await served.client.get(Self.page, headers: withCookie).status == 401)
-            let locked = try await served.client.get(Self.page, headers: ["Authorization": "Bearer \(token)"])
-            #expect(locked.status == 423)
-            #expect(locked.errorCode == "locked")
+            for credentials in [withCookie, ["Authorization": "Bearer \(token)"]] {
+                let locked = try await served.client.get(Self.page, headers: credentials)
+                #expect(locked.status == 423)
+                #expect(locked.errorCode == "locked")
+                #expect(!locked.text.contains("Cached"))
+            }
+            #expect(served.app.sessions.count == 0)
         }
     }
 
