@@ -14,7 +14,7 @@ public struct HTTPDownload: Sendable {
     public var path: String
     /// The largest whole body accepted (`tooLarge` beyond it).
     public var limit: Int64
-    /// A transfer that receives nothing for this long ends (`timedOut`), and so does a connection that takes
+    /// A transfer that receives nothing for this long ends (`stalled`), and so does a connection that takes
     /// this long to open.
     public var stallSeconds: Double = 30
     /// The whole download's deadline.

@@ -166,6 +166,8 @@ final class Transfer: @unchecked Sendable {
     var status = 0
     /// Set when we end the transfer ourselves (size cap): what to report.
     var failure: SyncError?
+    /// When the transfer began: a download's time-out before its deadline was its stall limit.
+    let started = ContinuousClock.now
     private let continuation = Mutex<CheckedContinuation<Result<HTTPAnswer, SyncError>, Never>?>(nil)
     private let done = Atomic<Bool>(false)
 
@@ -384,6 +386,10 @@ final class CurlDriver: @unchecked Sendable {
             _ = hcurl_getinfo_long(api, easy, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPAnswer(status: status, headers: transfer.headers, body: transfer.body))
         case CURLE_OPERATION_TIMEDOUT:
+            // libcurl says the same for the deadline and for too slow a transfer (a stalled download).
+            if let sink = transfer.sink, ContinuousClock.now - transfer.started < .seconds(transfer.timeoutSeconds) {
+                return .failure(.stalled(url: url, seconds: sink.stallSeconds))
+            }
             return .failure(.timedOut(url: url, seconds: transfer.timeoutSeconds))
         case CURLE_PARTIAL_FILE where transfer.sink != nil:
             let sink = transfer.sink!

@@ -8,6 +8,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case network(url: String, reason: String)
     /// No complete answer within the request's time limit.
     case timedOut(url: String, seconds: Double)
+    /// A download received nothing for its stall limit (`HTTPDownload.stallSeconds`), long before its deadline.
+    case stalled(url: String, seconds: Double)
     /// The body ended before its announced length.
     case truncated(url: String, received: Int, expected: Int)
     /// The answer is larger than the limit for its kind.
@@ -39,7 +41,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether trying again later may succeed: network trouble, time-outs, truncation, `5xx` and `429`.
     public var isTransient: Bool {
         switch self {
-        case .network, .timedOut, .truncated: return true
+        case .network, .timedOut, .stalled, .truncated: return true
         case .status(_, let code), .outcome(_, let code, _): return code >= 500 || code == 429 || code == 408
         default: return false
         }
@@ -49,6 +51,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .network(url, reason): return "cannot reach \(url): \(reason)"
         case let .timedOut(url, seconds): return "no complete answer from \(url) within \(Self.format(seconds)) s"
+        case let .stalled(url, seconds): return "nothing received from \(url) for \(Self.format(seconds)) s"
         case let .truncated(url, received, expected): return "the answer from \(url) ended after \(received) of \(expected) bytes"
         case let .tooLarge(url, limit): return "the answer from \(url) is larger than the limit of \(limit) bytes"
         case let .status(url, code): return "\(url) answered \(code)"

@@ -24,7 +24,7 @@ enum LibraryUpdateError: Error, Sendable, Equatable, CustomStringConvertible {
         case .publisher(let error):
             switch error {
             case .network: return "publisher_unreachable"
-            case .timedOut: return "publisher_timeout"
+            case .timedOut, .stalled: return "publisher_timeout"
             case .truncated: return "download_cut"
             case .file: return "download_not_written"
             case .stopped: return "stopped"
