@@ -44,6 +44,12 @@ public struct JSONWriter: Sendable {
         Self.appendString(value, to: &bytes)
     }
 
+    /// A string given as its UTF-8 bytes (kept compactly by the caller): the same JSON as `string(_:)`.
+    public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        separate()
+        Self.appendString(utf8: utf8, to: &bytes)
+    }
+
     public mutating func int(_ value: Int64?) {
         separate()
         guard let value else { bytes.append(contentsOf: Self.null); return }
@@ -52,7 +58,7 @@ public struct JSONWriter: Sendable {
 
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        bytes.append(contentsOf: value ? Self.true : Self.false)
     }
 
     /// Integral doubles are written without a fraction (179, not 179.0); non-finite values become null.
@@ -102,6 +108,8 @@ public struct JSONWriter: Sendable {
     }
 
     private static let null: [UInt8] = Array("null".utf8)
+    private static let `true`: [UInt8] = Array("true".utf8)
+    private static let `false`: [UInt8] = Array("false".utf8)
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
@@ -130,18 +138,20 @@ public struct JSONWriter: Sendable {
     }
 
     static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
         var string = string
-        string.withUTF8 { utf8 in
-            // Copy runs of plain bytes in one go; escape the rest one by one.
-            var runStart = 0
-            for index in 0..<utf8.count where needsEscape(utf8[index]) {
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                appendEscaped(utf8[index], to: &bytes)
-                runStart = index + 1
-            }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        string.withUTF8 { appendString(utf8: $0, to: &bytes) }
+    }
+
+    static func appendString(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        // Copy runs of plain bytes in one go; escape the rest one by one.
+        var runStart = 0
+        for index in 0..<utf8.count where needsEscape(utf8[index]) {
+            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            appendEscaped(utf8[index], to: &bytes)
+            runStart = index + 1
         }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         bytes.append(UInt8(ascii: "\""))
     }
 

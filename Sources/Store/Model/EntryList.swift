@@ -2,8 +2,18 @@ import HealthRecord
 
 /// Entries of one timeline array as their JSON objects, already joined by commas: what goes between the
 /// array's brackets. Built from each entry's stored `timeline_json`, without decoding it.
+///
+/// Kept in pieces of about `pieceBytes`: a long list (the `all` page of a 100,000-entry record holds 16 MB
+/// of them) grows by a piece at a time, where one array would be copied whole into a larger one at each
+/// doubling, into freshly mapped memory (two bytes touched for each byte kept). A short list is one piece.
 public struct EntryList: Sendable, Equatable {
-    public private(set) var json: [UInt8] = []
+    /// See the type's comment: a piece of this size or more is not grown further; the next one begins.
+    public static let pieceBytes = 512 << 10
+
+    /// The joined objects, piece by piece: their bytes one after the other are `json`.
+    public private(set) var pieces: [[UInt8]] = []
+    /// The bytes of all pieces.
+    public private(set) var byteCount = 0
     public private(set) var count = 0
     /// The entries that carry an annotation: where each object's closing brace is, so that the wire
     /// format can write the annotation into it. Empty for a patient without annotations (the usual case).
@@ -19,26 +29,45 @@ public struct EntryList: Sendable, Equatable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// The joined objects in one array (the pieces copied together when there are several).
+    public var json: [UInt8] { pieces.count == 1 ? pieces[0] : Array(pieces.joined()) }
+
+    public static func == (a: EntryList, b: EntryList) -> Bool {
+        a.count == b.count && a.byteCount == b.byteCount && a.annotated == b.annotated && a.json == b.json
+    }
+
     public mutating func append(contentsOf other: EntryList) {
         guard !other.isEmpty else { return }
-        if count > 0 { json.append(UInt8(ascii: ",")) }
-        let base = json.count
+        if count > 0 { appendBytes(CollectionOfOne(UInt8(ascii: ","))) }
+        let base = byteCount
         annotated += other.annotated.map { Mark(entryID: $0.entryID, closingBrace: $0.closingBrace + base) }
-        json += other.json
+        for piece in other.pieces { appendBytes(piece) }
         count += other.count
     }
 
     /// Appends one entry's JSON object; with `markedAs`, marked as carrying that entry id's extra members.
     public mutating func append(json object: some Collection<UInt8>, markedAs id: String? = nil) {
-        if count > 0 { json.append(UInt8(ascii: ",")) }
-        json.append(contentsOf: object)
+        if count > 0 { appendBytes(CollectionOfOne(UInt8(ascii: ","))) }
+        appendBytes(object)
         count += 1
         if let id { mark(id) }
     }
 
     /// Marks the object just appended as carrying `id`'s extra members.
     private mutating func mark(_ id: String) {
-        if json.last == UInt8(ascii: "}") { annotated.append(Mark(entryID: id, closingBrace: json.count - 1)) }
+        if pieces.last?.last == UInt8(ascii: "}") { annotated.append(Mark(entryID: id, closingBrace: byteCount - 1)) }
+    }
+
+    /// Appends bytes to the last piece, or to a new one when the last is full: an object is never split.
+    private mutating func appendBytes(_ bytes: some Collection<UInt8>) {
+        if pieces.isEmpty || (pieces[pieces.count - 1].count >= Self.pieceBytes
+                              && pieces[pieces.count - 1].count + bytes.count > pieces[pieces.count - 1].capacity) {
+            var piece: [UInt8] = []
+            if !pieces.isEmpty { piece.reserveCapacity(max(Self.pieceBytes, bytes.count)) }
+            pieces.append(piece)
+        }
+        pieces[pieces.count - 1].append(contentsOf: bytes)
+        byteCount += bytes.count
     }
 
     /// Appends the entry's `timeline_json` from `column` of `row`, straight from SQLite's buffer (no String).

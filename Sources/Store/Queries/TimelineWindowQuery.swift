@@ -78,32 +78,60 @@ enum TimelineWindowQuery {
 
     /// Rows of `timelineColumns`, gathered as the timeline needs them.
     struct TimelineRows {
-        var sections: [EntryType: EntryList] = [:]
+        /// Each type's list, by its place in `EntryType.allCases` (an array: no hashing a row).
+        private var lists = [EntryList](repeating: EntryList(), count: TimelineWindowQuery.types.count)
         var vitalSigns: [StoredEntry] = []
         /// Ids of the patient's annotated entries; usually none, and then no row's id is looked at.
         var annotated: Set<String> = []
+        /// A vital sign's description and units are one of a few: each made a `String` once, not once a row.
+        private var descriptions = RepeatedStrings()
+        private var units = RepeatedStrings()
+
+        init(annotated: Set<String> = []) { self.annotated = annotated }
+
+        /// The lists that hold entries, by type.
+        var sections: [EntryType: EntryList] {
+            var sections: [EntryType: EntryList] = [:]
+            for (index, list) in lists.enumerated() where !list.isEmpty { sections[TimelineWindowQuery.types[index]] = list }
+            return sections
+        }
 
         mutating func add(_ row: Row) throws {
-            let type = try entryType(row.string(0))
+            let index = try typeIndex(row, 0)
+            let type = TimelineWindowQuery.types[index]
             if type == .vitalSign {
                 vitalSigns.append(StoredEntry(
-                    id: row.string(2), type: type, description: row.stringOrNil(4), date: row.int64OrNil(3), time: nil,
-                    startTime: nil, endTime: nil, status: nil, value: row.doubleOrNil(5), textValue: nil,
-                    units: row.stringOrNil(6), codesJSON: "{}"))
+                    id: row.string(2), type: type, description: row.isNull(4) ? nil : row.withText(4) { descriptions.string($0) },
+                    date: row.int64OrNil(3), time: nil, startTime: nil, endTime: nil, status: nil, value: row.doubleOrNil(5),
+                    textValue: nil, units: row.isNull(6) ? nil : row.withText(6) { units.string($0) }, codesJSON: "{}"))
             } else {
                 var marked: String?
                 if !annotated.isEmpty {
                     let id = row.string(2)
                     if annotated.contains(id) { marked = id }
                 }
-                try sections[type, default: EntryList()].append(storedJSONOf: row, column: 1, annotatedID: marked)
+                try lists[index].append(storedJSONOf: row, column: 1, annotatedID: marked)
             }
         }
 
         mutating func append(_ other: TimelineRows) {
-            for (type, list) in other.sections { sections[type, default: EntryList()].append(contentsOf: list) }
+            for index in lists.indices { lists[index].append(contentsOf: other.lists[index]) }
             vitalSigns += other.vitalSigns
         }
+    }
+
+    /// Each type's name as stored, in the order of `EntryType.allCases`: a row's type is told by its bytes.
+    private static let typeNames: [[UInt8]] = types.map { Array($0.rawValue.utf8) }
+    /// `EntryType.allCases`, made once.
+    static let types = EntryType.allCases
+
+    /// The place in `EntryType.allCases` of the type in `column` of `row`, told from SQLite's bytes without
+    /// making a `String` (this runs for every row of a page).
+    static func typeIndex(_ row: Row, _ column: Int) throws(StoreError) -> Int {
+        let found = row.withText(column) { text -> Int? in typeNames.firstIndex { sameBytes($0, text) } }
+        if let found { return found }
+        _ = try entryType(row.string(column))  // throws: the type is unknown
+        throw StoreError.invalidInput("the store holds an entry of unknown type")
     }
 
     static func entryType(_ text: String) throws(StoreError) -> EntryType {

@@ -74,9 +74,9 @@ final class TimelineReader: Sendable {
             throw APIError.unknownPatient
         }
         let revision = snapshot.patient.revision
-        // The snapshot goes as soon as it is encoded, and the encoded bytes as soon as they are copied into the
-        // buffer that is sent: a large page is in memory twice at most, not three times.
-        let payload = ByteBuffer(bytes: TimelinePayload.encode(consume snapshot, window: key.window))
+        // The snapshot goes as soon as it is written into the buffer that is sent: a large page is in memory
+        // twice at most.
+        let payload = TimelinePayload.page(consume snapshot, window: key.window)
         // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
         cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window))
         return .whole(payload)

@@ -28,6 +28,12 @@ struct CompactStrings: Equatable, Sequence {
         ends.append(Int32(bytes.count))
     }
 
+    /// The bytes of the string at `index`, valid only inside `body`: written out without making a `String`.
+    func withBytes<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let start = index == 0 ? 0 : Int(ends[index - 1])
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<Int(ends[index])])) }
+    }
+
     func makeIterator() -> AnyIterator<String> {
         var index = 0
         return AnyIterator {
@@ -55,6 +61,8 @@ enum VitalGroups {
         private var index: [String: Int] = [:]
         /// Room to make in a group when it begins, by description (`reserve`).
         private var expected: [String: Int] = [:]
+        /// The group of the reading added last: readings of one kind come in runs.
+        private var last: (description: String, position: Int)?
 
         /// Makes room for about `counts` readings a group: a long record's groups then grow once, not by
         /// doubling (which leaves up to half of each array unused, and copies it at each step).
@@ -66,7 +74,9 @@ enum VitalGroups {
             guard let value = reading.value, let date = reading.date else { return }
             let description = reading.description ?? ""
             let position: Int
-            if let known = index[description] {
+            if let last, last.description == description {
+                position = last.position
+            } else if let known = index[description] {
                 position = known
             } else {
                 position = built.count
@@ -81,6 +91,7 @@ enum VitalGroups {
                 }
                 built.append(group)
             }
+            last = (description, position)
             // Appended in place: copying a group out and back would make this quadratic.
             built[position].values.append(value)
             built[position].dates.append(date)

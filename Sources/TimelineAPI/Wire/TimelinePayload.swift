@@ -1,3 +1,4 @@
+import HTTPKit
 import HealthRecord
 import Store
 
@@ -11,21 +12,45 @@ public enum TimelinePayload {
     ]
 
     public static func encode(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> [UInt8] {
-        let entryBytes = snapshot.sections.values.reduce(snapshot.ongoing.json.count) { $0 + $1.json.count }
-        var json = JSONWriter(capacity: 4096 + entryBytes + snapshot.vitalSigns.count * 48)
+        Array(page(snapshot, window: window).readableBytesView)
+    }
+
+    /// What is written through the JSON writer is handed to the page's buffer once it holds this much.
+    static let pieceBytes = 256 << 10
+    /// A page's buffer this large is asked to be backed by huge pages (`PageMemory`).
+    static let hugePageBytes = 4 << 20
+
+    /// The page as it is sent: written straight into the response's buffer. Each entry's object is stored
+    /// ready (`TimelineEntryJSON`): an array without annotations is copied from the snapshot once, into the
+    /// buffer; the JSON writer writes only what is encoded here (the patient, the vital-sign groups, the
+    /// posts…), a piece at a time. (Written into the writer whole, then copied into the response, a page of
+    /// 100,000 entries was 16 MB copied twice more, each time into freshly mapped memory.)
+    static func page(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> ByteBuffer {
+        let entryBytes = snapshot.sections.values.reduce(snapshot.ongoing.byteCount) { $0 + $1.byteCount }
+        var page = PageMemory.buffer(capacity: 4096 + entryBytes + snapshot.vitalSigns.count * 48)
+        var json = JSONWriter(capacity: 4096)
         writeOpening(snapshot.patient, window: window, to: &json)
 
-        // Each entry's object is stored ready (`TimelineEntryJSON`): the arrays are copied, not encoded.
         for (key, type) in entryArrays {
             guard let entries = snapshot.sections[type], !entries.isEmpty else { continue }
             json.key(key)
-            AnnotationJSON.writeArray(entries, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
+            if entries.annotated.isEmpty {
+                json.beginArray()
+                page.writeBytes(json.takeBytes())
+                for piece in entries.pieces { page.writeBytes(piece) }
+                json.endArray()
+            } else {
+                AnnotationJSON.writeArray(entries, annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
+            }
+            if json.bytes.count >= pieceBytes { page.writeBytes(json.takeBytes()) }
         }
 
-        writeVitals(VitalGroups.make(snapshot.vitalSigns), to: &json)
+        var vitals = VitalsWriting(VitalGroups.make(snapshot.vitalSigns))
+        while !vitals.write(to: &json, until: pieceBytes) { page.writeBytes(json.takeBytes()) }
         writeClosing(ongoing: snapshot.ongoing, posts: snapshot.posts, readings: snapshot.readings,
                      annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
-        return json.bytes
+        page.writeBytes(json.takeBytes())
+        return page
     }
 
     /// `{`, the window and the patient. (The page in parts, `TimelineStream`, writes the same pieces.)
@@ -47,8 +72,8 @@ public enum TimelinePayload {
         private let groups: [VitalGroup]
         private var group = -1
         private var field = 0
-        private var ids: AnyIterator<String>?
         private var offset = 0
+        private static let readingPrefix = Array(Reading.idPrefix.utf8)
 
         init(_ groups: [VitalGroup]) { self.groups = groups }
 
@@ -78,20 +103,27 @@ public enum TimelinePayload {
                     guard offset == current.dates.count else { return false }
                     json.endArray()
                     json.key("ids"); json.beginArray()
-                    (field, ids) = (3, current.ids.makeIterator())
+                    (field, offset) = (3, 0)
                 case 3:
-                    while json.bytes.count < bytes, let id = ids?.next() { json.string(id) }
-                    guard json.bytes.count < bytes else { return false }
+                    // Written from the ids' bytes: no `String` an id.
+                    while offset < current.ids.count, json.bytes.count < bytes {
+                        current.ids.withBytes(at: offset) { json.string(utf8: $0) }
+                        offset += 1
+                    }
+                    guard offset == current.ids.count else { return false }
                     json.endArray()
                     // Which values the person took themselves (their readings, `r_` ids), parallel to `values`.
                     json.key("self_reported"); json.beginArray()
-                    (field, ids) = (4, current.ids.makeIterator())
+                    (field, offset) = (4, 0)
                 default:
-                    while json.bytes.count < bytes, let id = ids?.next() { json.bool(Reading.isReadingID(id)) }
-                    guard json.bytes.count < bytes else { return false }
+                    while offset < current.ids.count, json.bytes.count < bytes {
+                        json.bool(current.ids.withBytes(at: offset) { $0.starts(with: Self.readingPrefix) })
+                        offset += 1
+                    }
+                    guard offset == current.ids.count else { return false }
                     json.endArray()
                     json.endObject()
-                    (group, field, ids) = (group + 1, 0, nil)
+                    (group, field) = (group + 1, 0)
                 }
             }
             json.endArray()
