@@ -53,7 +53,7 @@ struct TimelineStreamTests {
     static func filled(_ store: Store) async throws -> String {
         let patientID = try store.importRecordSync(record()).patientID
         for entryID in ["e00000", "late0", "e00014"] {
-            _ = try await store.setAnnotation(Annotation(entryID: entryID, note: "note on \(entryID)"), patientID: patientID)
+            _ = try await store.setAnnotation(Annotation(entryID: entryID, note: "note on \(entryID)"), patientID: patientID, now: base)
         }
         for (index, kind) in [Reading.Kind.weight, .bloodPressure, .pulse].enumerated() {
             _ = try await store.addReading(Reading(id: "", patientID: patientID, kind: kind, takenAt: base + Int64(index) * 50_000 + 1,
