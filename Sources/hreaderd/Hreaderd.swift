@@ -9,7 +9,7 @@ import ImportJobs
 import HealthRecord
 import Store
 
-@main
+/// The root command; the process starts in `Entry`, which runs `main()`.
 struct Hreaderd: AsyncParsableCommand {
     static let version = "0.1.0"
 

@@ -33,9 +33,12 @@ public final class Database {
     /// sync almost as much for a 10% faster import. A family's store lives on small writes, so 4 KiB stays.
     public static let cipherPageSize = 4096
 
-    /// SQLite's process-wide settings, made once before the first connection opens.
-    private static let libraryConfigured: Bool = {
-        hreaderd_sqlite3_disable_memory_statistics() == SQLITE_OK
+    /// SQLite's process-wide settings, made once before the first connection opens (CSQLCipher's shim says
+    /// why each). True when SQLite took them all, which it does only before it is first used.
+    static let libraryConfigured: Bool = {
+        let statistics = hreaderd_sqlite3_disable_memory_statistics()
+        let pageCache = hreaderd_sqlite3_no_page_cache_bulk()
+        return statistics == SQLITE_OK && pageCache == SQLITE_OK
     }()
 
     /// Opens (and, with a key, decrypts) a database. A wrong key fails here, with `SQLITE_NOTADB`.
