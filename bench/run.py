@@ -811,6 +811,26 @@ def library_lines(r):
     ]
 
 
+def only_figure(name, bin_dir, workdir):
+    """The lines of one figure alone (`--only NAME`), its stores under `workdir`."""
+    if name == "webapp":
+        return webapp_lines(webapp_figure(bin_dir, workdir))
+    if name == "million-import":
+        d = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, "state-million"))
+        sparse = import_million(d, 1_000_000, "sparse")
+        shutil.rmtree(d.state, ignore_errors=True)
+        return million_import_lines(sparse, dense_million(bin_dir, workdir))
+    if name == "ccda-corpus":
+        return ccda_corpus_lines(ccda_corpus(bin_dir, workdir))
+    if name == "library":
+        return library_lines(library(bin_dir, workdir))
+    if name == "export":
+        return export_lines(export_figure(bin_dir, workdir))
+    if name == "upload-latency":
+        return [upload_latency_line(upload_latency(bin_dir, workdir, cached=cached)) for cached in (True, False)]
+    raise ValueError(f"no figure named {name}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of each measured wrk run (default 10)")
@@ -825,49 +845,10 @@ def main():
                              " million-import: import-file of the sparse and the dense million;"
                              " webapp: the Summary, Year and Decade drawn in headless Chromium, 1,500 and 10,000 entries)")
     args = parser.parse_args()
-    if args.only == "webapp":
+    if args.only:
         workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
         try:
-            print("\n".join(webapp_lines(webapp_figure(args.bin, workdir))))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return
-    if args.only == "million-import":
-        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-        try:
-            d = Daemon(args.bin, workdir, password="bench password", state=os.path.join(workdir, "state-million"))
-            sparse = import_million(d, 1_000_000, "sparse")
-            shutil.rmtree(d.state, ignore_errors=True)
-            print("\n".join(million_import_lines(sparse, dense_million(args.bin, workdir))))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return
-    if args.only == "ccda-corpus":
-        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-        try:
-            print("\n".join(ccda_corpus_lines(ccda_corpus(args.bin, workdir))))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return
-    if args.only == "library":
-        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-        try:
-            print("\n".join(library_lines(library(args.bin, workdir))))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return
-    if args.only == "export":
-        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-        try:
-            print("\n".join(export_lines(export_figure(args.bin, workdir))))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return
-    if args.only == "upload-latency":
-        workdir = tempfile.mkdtemp(prefix="hreaderd-bench-")
-        try:
-            for cached in (True, False):
-                print(upload_latency_line(upload_latency(args.bin, workdir, cached=cached)))
+            print("\n".join(only_figure(args.only, args.bin, workdir)))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return
