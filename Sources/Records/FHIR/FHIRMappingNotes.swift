@@ -11,8 +11,4 @@ public struct FHIRMappingNotes: Sendable, Equatable {
     mutating func add(_ message: String) {
         if messages.count < Self.maximum, !messages.contains(message) { messages.append(message) }
     }
-
-    mutating func formUnion(_ other: FHIRMappingNotes) {
-        for message in other.messages { add(message) }
-    }
 }
