@@ -19,6 +19,10 @@ public final class Store: Sendable {
     let pool: DatabasePool
     /// Changes whenever a transaction commits, in this process or another (see `commitCount`).
     let commits: CommitCounter
+    /// Checkpoints the WAL off the writer's queue; nil in a store opened for in-place imports, whose writer
+    /// checkpoints as SQLite does (a second connection, even for a moment, would keep the next large import
+    /// from being written in place).
+    let checkpointer: WALCheckpointer?
     /// Bumped whenever this process revokes a token, so that caches of verified tokens drop at once.
     let tokenRevocations = Atomic<Int>(0)
 
@@ -35,7 +39,8 @@ public final class Store: Sendable {
         /// and `reimport`): a record of `largeImportEntries` entries or more, or one read as a stream, is
         /// written in place through a rollback journal when no other connection is open to the store
         /// (`Database.withRollbackJournalIfAlone`). Never for the daemon: a reader would wait on such a
-        /// write, where in WAL it never waits.
+        /// write, where in WAL it never waits. Such a store's writer also checkpoints the WAL itself, as
+        /// SQLite does, where any other's leaves it to a thread of its own (`WALCheckpointer`).
         public var largeImportsInPlace = false
         public init(entryEncoder: (any EntryEncoder)? = nil, largeImportsInPlace: Bool = false) {
             self.entryEncoder = entryEncoder
@@ -53,9 +58,11 @@ public final class Store: Sendable {
     /// closure that holds it, as the pool's readers are opened.
     let openWithStoreKey: @Sendable (String) throws -> Database
 
-    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, entryEncoder: (any EntryEncoder)?,
-                 largeImportsInPlace: Bool, openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
+    private init(directory: StateDirectory, pool: DatabasePool, commits: CommitCounter, checkpointer: WALCheckpointer?,
+                 entryEncoder: (any EntryEncoder)?, largeImportsInPlace: Bool,
+                 openWithStoreKey: @escaping @Sendable (String) throws -> Database) {
         self.directory = directory
+        self.checkpointer = checkpointer
         self.largeImportsInPlace = largeImportsInPlace
         self.pool = pool
         self.commits = commits
@@ -130,12 +137,23 @@ public final class Store: Sendable {
         }
         let configuration = options.connection
         let commits = CommitCounter(database: writer)
+        var checkpointer: WALCheckpointer?
+        if !options.largeImportsInPlace {
+            let background = WALCheckpointer {
+                // Its page cache is not used: a checkpoint copies the WAL's pages as they are.
+                var small = configuration
+                small.cacheSizeKiB = WALCheckpointer.connectionCacheKiB
+                return try Database(path: path, key: key, mode: .readWrite, configuration: small)
+            }
+            writer.onWALCommit { pages in background.committed(walPages: pages) }
+            checkpointer = background
+        }
         let pool = DatabasePool(writer: writer, maximumReaders: max(1, options.maximumReaders)) {
             let reader = try Database(path: path, key: key, mode: .readWrite, configuration: configuration)
             try reader.execute("PRAGMA query_only = ON")
             return reader
         }
-        return Store(directory: directory, pool: pool, commits: commits, entryEncoder: options.entryEncoder,
+        return Store(directory: directory, pool: pool, commits: commits, checkpointer: checkpointer, entryEncoder: options.entryEncoder,
                      largeImportsInPlace: options.largeImportsInPlace) { other in
             try Database(path: other, key: key, mode: .readWriteCreate, configuration: configuration)
         }
@@ -151,6 +169,7 @@ public final class Store: Sendable {
     /// Closes every connection and drops the key from memory. Later calls fail with `StoreError.closed`.
     public func close() {
         commits.close()  // before the connections that keep its memory mapped
+        checkpointer?.close()  // a running checkpoint ends first
         pool.close()
     }
 

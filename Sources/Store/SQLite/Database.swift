@@ -8,6 +8,8 @@ public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// What `onWALCommit` registered; the connection's WAL hook points at it.
+    private var walCommitHandler: WALCommitHandler?
 
     public enum OpenMode: Sendable {
         case readWrite
@@ -91,6 +93,19 @@ public final class Database {
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Calls `handler` with the number of pages in the WAL after each commit of this connection, on its
+    /// thread, inside the commit. Takes the place of SQLite's automatic checkpoint, which this connection then
+    /// no longer does (`WALCheckpointer` does it elsewhere).
+    func onWALCommit(_ handler: @escaping @Sendable (Int) -> Void) {
+        let box = WALCommitHandler(handler)
+        walCommitHandler = box
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<WALCommitHandler>.fromOpaque(context).takeUnretainedValue().handler(Int(pages))
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(box).toOpaque())
     }
 
     private func applyKey(_ key: StoreKey) throws(DatabaseError) {
@@ -199,4 +214,10 @@ public final class Database {
             throw error
         }
     }
+}
+
+/// The closure a connection's WAL hook calls, kept alive by the connection.
+private final class WALCommitHandler {
+    let handler: @Sendable (Int) -> Void
+    init(_ handler: @escaping @Sendable (Int) -> Void) { self.handler = handler }
 }
