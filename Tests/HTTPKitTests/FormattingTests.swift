@@ -59,6 +59,23 @@ struct FormattingTests {
         #expect(head.headers["Date"] == ["Thu, 01 Jan 1970 00:00:00 GMT"])
     }
 
+    @Test("a response that leaves the head to the server gets its headers, the defaults, Date and framing, in that order; one that sets any of them gets the same order without them")
+    func headOrder() {
+        let builder = ResponseHeadBuilder(defaultHeaders: ["X-Default": "1", "X-Other": "2"])
+        let plain = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                             body: .bytes(ByteBuffer(string: "{}")))
+        let names = { (response: Response, keepAlive: Bool) in
+            builder.head(for: response, version: .http1_1, keepAlive: keepAlive, now: 0).headers.map { "\($0.name): \($0.value)" }
+        }
+        #expect(names(plain, true) == ["Content-Type: application/json", "Cache-Control: no-store", "X-Default: 1", "X-Other: 2",
+                                       "Date: Thu, 01 Jan 1970 00:00:00 GMT", "Content-Length: 2"])
+        // A default's name in another case, its own Date, a framing header: each set aside as before.
+        let own = Response(status: .ok, headers: ["Content-Type": "text/plain", "x-default": "mine", "Date": "then", "Content-Length": "9"],
+                           body: .bytes(ByteBuffer(string: "{}")))
+        #expect(names(own, false) == ["Content-Type: text/plain", "x-default: mine", "Date: then", "X-Other: 2",
+                                      "Content-Length: 2", "Connection: close"])
+    }
+
     @Test("304 and 204 answers carry no Content-Length")
     func bodylessStatuses() {
         let builder = ResponseHeadBuilder(defaultHeaders: [:])

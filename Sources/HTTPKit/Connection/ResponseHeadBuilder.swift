@@ -22,6 +22,25 @@ struct ResponseHeadBuilder: Sendable {
         self.defaultHeadersAreValid = Self.isValid(defaultHeaders)
     }
 
+    /// Whether a response's own headers leave the defaults and the framing to the builder: none of them is
+    /// a default header's, a framing header or `Date`. One pass over the response's few headers; then the
+    /// defaults are appended whole, not looked up and added one by one.
+    private func leavesHeadToBuilder(_ own: HTTPHeaders) -> Bool {
+        for (name, _) in own {
+            if Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
+                || self.defaultHeaders.contains(name: name) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Header names compare case-insensitively (ASCII).
+    private static func sameName(_ name: String, _ lowercased: String) -> Bool {
+        name.utf8.count == lowercased.utf8.count
+            && zip(name.utf8, lowercased.utf8).allSatisfy { a, b in a == b || (a | 0x20) == b }
+    }
+
     private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
     /// Whether the client understands `Transfer-Encoding: chunked` (HTTP/1.1 and later).
@@ -52,17 +71,24 @@ struct ResponseHeadBuilder: Sendable {
     /// - Parameter date: the `Date` value (callers cache it: it changes once a second).
     func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String) -> HTTPResponseHead {
         var headers = response.headers
-        for name in Self.framingHeaders where headers.contains(name: name) {
-            headers.remove(name: name)
-        }
-        // Looked up among the response's own headers (a few), not among those added so far.
-        let own = headers
-        headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
-        for (name, value) in self.defaultHeaders where !own.contains(name: name) {
-            headers.add(name: name, value: value)
-        }
-        if !own.contains(name: "date") {
+        if self.leavesHeadToBuilder(headers) {
+            // The common case, the same headers in the same order as below.
+            headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
+            headers.add(contentsOf: self.defaultHeaders)
             headers.add(name: "Date", value: date)
+        } else {
+            for name in Self.framingHeaders where headers.contains(name: name) {
+                headers.remove(name: name)
+            }
+            // Looked up among the response's own headers (a few), not among those added so far.
+            let own = headers
+            headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
+            for (name, value) in self.defaultHeaders where !own.contains(name: name) {
+                headers.add(name: name, value: value)
+            }
+            if !own.contains(name: "date") {
+                headers.add(name: "Date", value: date)
+            }
         }
         if !Self.forbidsBody(response.status) {
             if let count = response.body.count {

@@ -42,13 +42,27 @@ public protocol ContextKey {
 }
 
 /// Typed storage for per-request values, keyed by `ContextKey` types.
+///
+/// A request carries two or three values (who asked, a session): a short list searched in order costs less
+/// than a dictionary made for each request.
 public struct ContextValues: Sendable {
-    private var storage: [ObjectIdentifier: any Sendable] = [:]
+    private var storage: [(key: ObjectIdentifier, value: any Sendable)] = []
 
     public init() {}
 
     public subscript<Key: ContextKey>(_ key: Key.Type) -> Key.Value? {
-        get { self.storage[ObjectIdentifier(key)] as? Key.Value }
-        set { self.storage[ObjectIdentifier(key)] = newValue }
+        get {
+            let id = ObjectIdentifier(key)
+            return self.storage.first { $0.key == id }?.value as? Key.Value
+        }
+        set {
+            let id = ObjectIdentifier(key)
+            if let index = self.storage.firstIndex(where: { $0.key == id }) {
+                if let newValue { self.storage[index].value = newValue } else { self.storage.remove(at: index) }
+            } else if let newValue {
+                if self.storage.isEmpty { self.storage.reserveCapacity(4) }
+                self.storage.append((id, newValue))
+            }
+        }
     }
 }

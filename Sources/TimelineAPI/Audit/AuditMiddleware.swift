@@ -50,8 +50,11 @@ struct AuditMiddleware: Middleware {
     /// failed one), or an action of `action`, whose being one depends on the method and path alone.
     static func mayAudit(_ method: HTTPMethod, _ segments: [String]) -> Bool {
         if method == .POST, segments == ["lock"] || segments == ["session"] { return true }
-        return action(method, segments, response: Response(status: .ok)) != nil
+        return action(method, segments, response: Self.anySuccess) != nil
     }
+
+    /// What `mayAudit` asks `action` about: whether a request is audited does not depend on its answer.
+    private static let anySuccess = Response(status: .ok)
 
     /// The action a successful request was, with its patient and a detail; nil for requests that are not audited.
     static func action(_ method: HTTPMethod, _ s: [String], response: Response) -> (AuditEvent.Action, String?, String?)? {
