@@ -6,10 +6,12 @@ import Store
 import TimelineAPI
 
 /// The server-side work of each timeline page for a generated 100,000-entry patient, the store's read
-/// (one snapshot) and the JSON encoding timed apart.
+/// (one snapshot) and the JSON encoding timed apart; `decade` and `all` also read in slices by two readers,
+/// as the daemon reads them for a record this long (`TimelineReader.slicedReadEntries`).
 enum TimelineBenchmark {
     struct Row {
         var page: TimelinePage
+        var inSlices = false
         var entries: Int
         var ongoing: Int
         var bytes: Int
@@ -31,14 +33,16 @@ enum TimelineBenchmark {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         var rows: [Row] = []
-        for page in TimelinePage.allCases {
+        let variants = TimelinePage.allCases.map { ($0, false) } + [(.decade, true), (.all, true)]
+        for (page, inSlices) in variants {
             let head = try await store.timelineHead(patientID: summary.patientID, withEarliest: page == .all)
             let window = TimelineWindow.of(page, endingAt: SyntheticRecords.referenceEnd, earliest: head?.earliest, calendar: calendar)
             var reads: [Double] = [], encodes: [Double] = []
             var last: (TimelineSnapshot, [UInt8])?
-            for _ in 0..<(page == .all ? 3 : 10) {
+            for _ in 0..<(page == .all ? 5 : 10) {
                 let t0 = DispatchTime.now()
-                guard let snapshot = try await store.timelineSnapshot(patientID: summary.patientID, from: window.start, to: window.end) else { continue }
+                guard let snapshot = try await store.timelineSnapshot(patientID: summary.patientID, from: window.start, to: window.end,
+                                                                     inSlices: inSlices) else { continue }
                 let t1 = DispatchTime.now()
                 let payload = TimelinePayload.encode(snapshot, window: window)
                 let t2 = DispatchTime.now()
@@ -46,7 +50,7 @@ enum TimelineBenchmark {
                 encodes.append(Double(t2.uptimeNanoseconds - t1.uptimeNanoseconds) / 1e6)
                 last = (snapshot, payload)
             }
-            rows.append(Row(page: page, entries: last?.0.entryCount ?? 0, ongoing: last?.0.ongoing.count ?? 0, bytes: last?.1.count ?? 0,
+            rows.append(Row(page: page, inSlices: inSlices, entries: last?.0.entryCount ?? 0, ongoing: last?.0.ongoing.count ?? 0, bytes: last?.1.count ?? 0,
                             readMs: reads.sorted()[reads.count / 2], encodeMs: encodes.sorted()[encodes.count / 2]))
         }
         return rows
@@ -55,11 +59,11 @@ enum TimelineBenchmark {
     static func printTable(_ rows: [Row]) {
         print("")
         print("Timeline pages of a generated 100,000-entry patient, in process (p50): store read and JSON encoding")
-        print(String(repeating: "-", count: 78))
-        print(StoreBenchmark.pad("page", 9) + StoreBenchmark.pad("entries", 10) + StoreBenchmark.pad("ongoing", 10)
+        print(String(repeating: "-", count: 87))
+        print(StoreBenchmark.pad("page", 18) + StoreBenchmark.pad("entries", 10) + StoreBenchmark.pad("ongoing", 10)
               + StoreBenchmark.pad("bytes", 12) + StoreBenchmark.pad("read ms", 12) + StoreBenchmark.pad("encode ms", 12) + "total ms")
         for r in rows {
-            print(StoreBenchmark.pad(r.page.rawValue, 9) + StoreBenchmark.pad("\(r.entries)", 10) + StoreBenchmark.pad("\(r.ongoing)", 10)
+            print(StoreBenchmark.pad(r.page.rawValue + (r.inSlices ? " (slices)" : ""), 18) + StoreBenchmark.pad("\(r.entries)", 10) + StoreBenchmark.pad("\(r.ongoing)", 10)
                   + StoreBenchmark.pad("\(r.bytes)", 12) + StoreBenchmark.pad(String(format: "%.2f", r.readMs), 12)
                   + StoreBenchmark.pad(String(format: "%.2f", r.encodeMs), 12) + String(format: "%.2f", r.readMs + r.encodeMs))
         }
@@ -67,7 +71,7 @@ enum TimelineBenchmark {
 
     static func json(_ rows: [Row]) -> String {
         "[" + rows.map { r in
-            #"{"page":"\#(r.page.rawValue)","entries":\#(r.entries),"ongoing":\#(r.ongoing),"bytes":\#(r.bytes),"read_ms":\#(r.readMs),"encode_ms":\#(r.encodeMs)}"#
+            #"{"page":"\#(r.page.rawValue)","in_slices":\#(r.inSlices),"entries":\#(r.entries),"ongoing":\#(r.ongoing),"bytes":\#(r.bytes),"read_ms":\#(r.readMs),"encode_ms":\#(r.encodeMs)}"#
         }.joined(separator: ",") + "]"
     }
 }

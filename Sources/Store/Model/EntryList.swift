@@ -36,12 +36,15 @@ public struct EntryList: Sendable, Equatable {
         a.count == b.count && a.byteCount == b.byteCount && a.annotated == b.annotated && a.json == b.json
     }
 
+    /// Appends another list's objects. Its pieces are taken as they are, not copied: a page read in slices
+    /// joins lists of megabytes (`Store.timelineSnapshot(inSlices:)`).
     public mutating func append(contentsOf other: EntryList) {
         guard !other.isEmpty else { return }
         if count > 0 { appendBytes(CollectionOfOne(UInt8(ascii: ","))) }
         let base = byteCount
         annotated += other.annotated.map { Mark(entryID: $0.entryID, closingBrace: $0.closingBrace + base) }
-        for piece in other.pieces { appendBytes(piece) }
+        pieces += other.pieces
+        byteCount += other.byteCount
         count += other.count
     }
 

@@ -66,18 +66,34 @@ enum TimelineWindowQuery {
     /// vital signs apart; in (date, id) order, the same entries and order as `sql`.
     static func timeline(patientID: String, from start: Int64, to end: Int64, annotated: Set<String> = [],
                          in db: Database) throws -> (sections: [EntryType: EntryList], vitalSigns: [StoredEntry]) {
+        var window = try timelineUpTo(patientID: patientID, from: start, to: end, datedUpTo: end, annotated: annotated, in: db)
+        window.rows.append(window.later)
+        return (window.rows.sections, window.rows.vitalSigns)
+    }
+
+    /// The window's entries but those dated after `datedUpTo` (for a read in halves: the other half reads them,
+    /// `datedRows`): the spanning ones dated before the window and the dated ones up to `datedUpTo`, in order,
+    /// and apart the spanning ones dated after the window, which go last.
+    static func timelineUpTo(patientID: String, from start: Int64, to end: Int64, datedUpTo: Int64, annotated: Set<String>,
+                             in db: Database) throws -> (rows: TimelineRows, later: TimelineRows) {
         var window = TimelineRows(annotated: annotated)
         var later = TimelineRows(annotated: annotated)  // spanning entries dated after the window: they go last
         try db.statement(spanningIntoWindowSQL).forEach([patientID, start, end]) { row in
             if let date = row.int64OrNil(3), date > end { try later.add(row) } else { try window.add(row) }
         }
-        try db.statement(datedInWindowSQL).forEach([patientID, start, end]) { row in try window.add(row) }
-        window.append(later)
-        return (window.sections, window.vitalSigns)
+        try db.statement(datedInWindowSQL).forEach([patientID, start, datedUpTo]) { row in try window.add(row) }
+        return (window, later)
+    }
+
+    /// The entries dated in `start...end`, in (date, id) order: the second half of a read in halves.
+    static func datedRows(patientID: String, from start: Int64, to end: Int64, annotated: Set<String>, in db: Database) throws -> TimelineRows {
+        var rows = TimelineRows(annotated: annotated)
+        try db.statement(datedInWindowSQL).forEach([patientID, start, end]) { row in try rows.add(row) }
+        return rows
     }
 
     /// Rows of `timelineColumns`, gathered as the timeline needs them.
-    struct TimelineRows {
+    struct TimelineRows: Sendable {
         /// Each type's list, by its place in `EntryType.allCases` (an array: no hashing a row).
         private var lists = [EntryList](repeating: EntryList(), count: TimelineWindowQuery.types.count)
         var vitalSigns: [StoredEntry] = []

@@ -5,7 +5,7 @@ import Glibc
 /// Texts that repeat from row to row (a vital sign's description and units: a handful in a whole record),
 /// each made a `String` once: a page of a long record reads hundreds of thousands of rows, and a `String`
 /// a row of more than 15 bytes is an allocation a row. Remembers up to `limit` texts; others are made anew.
-struct RepeatedStrings {
+struct RepeatedStrings: Sendable {
     static let limit = 64
     private var known: [(bytes: [UInt8], string: String)] = []
     /// The index of the text found last: rows of one kind come in runs.

@@ -21,6 +21,11 @@ final class TimelineReader: Sendable {
     /// A shorter record's page is read in one snapshot and cached: faster, and small.
     public static let defaultStreamedPageEntries = 200_000
 
+    /// The `all` and `decade` pages of a record of this many entries or more are read in slices, by two
+    /// readers at once (`Store.timelineSnapshot(inSlices:)`): reading, mostly decrypting the date index, is most of such a
+    /// page's time, and a short page would pay a second reader for nothing.
+    static let slicedReadEntries = 20_000
+
     init(calendar: Calendar, cacheBytes: Int = PayloadCache.defaultBytes, streamedPageEntries: Int = defaultStreamedPageEntries) {
         windows = TimelineWindowMemo(calendar: calendar)
         cache = PayloadCache(maximumBytes: cacheBytes)
@@ -70,7 +75,8 @@ final class TimelineReader: Sendable {
             return .streamed(TimelineStream(store: store, head: head, window: key.window).response)
         }
         guard let snapshot = try await store.timelineSnapshot(patientID: head.patientID, members: head.members,
-                                                              from: key.window.start, to: key.window.end) else {
+                                                              from: key.window.start, to: key.window.end,
+                                                              inSlices: Self.readsInSlices(request.page, entries: head.entryCount)) else {
             throw APIError.unknownPatient
         }
         let revision = snapshot.patient.revision
@@ -80,6 +86,11 @@ final class TimelineReader: Sendable {
         // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
         cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window))
         return .whole(payload)
+    }
+
+    /// Whether a page of a record of `entries` entries is read in slices, by two readers at once (`slicedReadEntries`).
+    static func readsInSlices(_ page: TimelinePage, entries: Int) -> Bool {
+        entries >= slicedReadEntries && (page == .all || page == .decade)
     }
 
     /// Cached pages and heads are decrypted patient data: they leave memory with the key.
