@@ -19,6 +19,13 @@ struct WALCheckpointerTests {
         }
     }
 
+    /// The rows `writeRows` wrote, read from the store opened again.
+    private func fillerRows(reopening state: StateDirectory) throws -> Int64? {
+        let reopened = try Store.open(at: state, password: "correct horse", options: .timeline)
+        defer { reopened.close() }
+        return try reopened.readSync { db in try db.scalar("SELECT count(*) FROM filler", as: Int64.self) }
+    }
+
     private func makeConnection(in dir: TemporaryDirectory) -> @Sendable () throws -> Database {
         let path = dir.file("plain.sqlite")
         return { try Database(path: path, key: nil, mode: .readWriteCreate) }
@@ -41,9 +48,7 @@ struct WALCheckpointerTests {
         #expect(try mainFileBytes(state) >= before + 1_200 * Database.cipherPageSize)
         store.close()
 
-        let reopened = try Store.open(at: state, password: "correct horse", options: .timeline)
-        defer { reopened.close() }
-        #expect(try reopened.readSync { db in try db.scalar("SELECT count(*) FROM filler", as: Int64.self) } == 1_200)
+        #expect(try fillerRows(reopening: state) == 1_200)
     }
 
     @Test("a small commit queues no checkpoint")
@@ -119,9 +124,7 @@ struct WALCheckpointerTests {
         let (store, _, state) = try makeStore(in: dir)
         try writeRows(1_100, to: store)
         store.close()  // the checkpoint queued by the commit runs first, or not at all
-        let reopened = try Store.open(at: state, password: "correct horse", options: .timeline)
-        defer { reopened.close() }
-        #expect(try reopened.readSync { db in try db.scalar("SELECT count(*) FROM filler", as: Int64.self) } == 1_100)
+        #expect(try fillerRows(reopening: state) == 1_100)
     }
 
     @Test("a store opened for in-place imports checkpoints as SQLite does, with no second connection")
