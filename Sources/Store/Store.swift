@@ -42,6 +42,9 @@ public final class Store: Sendable {
         /// write, where in WAL it never waits. Such a store's writer also checkpoints the WAL itself, as
         /// SQLite does, where any other's leaves it to a thread of its own (`WALCheckpointer`).
         public var largeImportsInPlace = false
+        /// Told why a checkpoint of the WAL failed (`WALCheckpointer`): nothing is lost, but the WAL grows
+        /// until one succeeds, which the person running the daemon should hear of.
+        public var onCheckpointFailure: (@Sendable (String) -> Void)?
         public init(entryEncoder: (any EntryEncoder)? = nil, largeImportsInPlace: Bool = false) {
             self.entryEncoder = entryEncoder
             self.largeImportsInPlace = largeImportsInPlace
@@ -139,7 +142,7 @@ public final class Store: Sendable {
         let commits = CommitCounter(database: writer)
         var checkpointer: WALCheckpointer?
         if !options.largeImportsInPlace {
-            let background = WALCheckpointer {
+            let background = WALCheckpointer(onFailure: options.onCheckpointFailure) {
                 // Its page cache is not used: a checkpoint copies the WAL's pages as they are.
                 var small = configuration
                 small.cacheSizeKiB = WALCheckpointer.connectionCacheKiB

@@ -91,12 +91,13 @@ struct WALCheckpointerTests {
         #expect(checkpointer.counts.completed == 1)
     }
 
-    @Test("a checkpoint that fails is counted with its reason, and the next commit tries again")
+    @Test("a checkpoint that fails is counted and told with its reason, and the next commit tries again")
     func failureThenRetry() throws {
         let dir = TemporaryDirectory()
         let attempts = Atomic<Int>(0)
         let connection = makeConnection(in: dir)
-        let checkpointer = WALCheckpointer(threshold: 1) {
+        let told = Mutex<[String]>([])
+        let checkpointer = WALCheckpointer(threshold: 1, onFailure: { reason in told.withLock { $0.append(reason) } }) {
             if attempts.add(1, ordering: .relaxed).newValue == 1 {
                 throw DatabaseError(code: 10, message: "disk I/O error")
             }
@@ -107,9 +108,11 @@ struct WALCheckpointerTests {
         #expect(checkpointer.counts.failed == 1)
         #expect(checkpointer.counts.lastError?.contains("disk I/O error") == true)
         #expect(checkpointer.counts.completed == 0)
+        #expect(told.withLock { $0 }.count == 1 && told.withLock { $0 }.first?.contains("disk I/O error") == true, "the failure is told")
         checkpointer.committed(walPages: 6)
         checkpointer.drain()
         #expect(checkpointer.counts.completed == 1)
+        #expect(told.withLock { $0 }.count == 1, "a checkpoint that succeeds tells nothing")
     }
 
     @Test("once closed, a commit queues nothing; a store closes at once after a large commit, nothing lost")

@@ -11,8 +11,9 @@ import Synchronization
 /// it, does a passive checkpoint: readers and the writer go on meanwhile, as they do during SQLite's own.
 ///
 /// Nothing is at risk while a checkpoint waits: a committed transaction is in the WAL, synced, and every
-/// connection reads it from there. A checkpoint that fails (the disk full, say) is tried again after the
-/// next commit; until then the WAL is longer, never wrong.
+/// connection reads it from there. A checkpoint that fails (the disk full, say) is counted, its reason told
+/// to `onFailure` (the daemon's log), and tried again after the next commit; until then the WAL is longer,
+/// never wrong.
 final class WALCheckpointer: Sendable {
     /// SQLite's own threshold (`SQLITE_DEFAULT_WAL_AUTOCHECKPOINT`): about 4 MiB of 4 KiB pages.
     static let pagesBeforeCheckpoint = 1_000
@@ -26,6 +27,8 @@ final class WALCheckpointer: Sendable {
     private let queued = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
     private let state = Mutex(Counts())
+    /// Told the reason of each failed checkpoint (the daemon logs it).
+    private let onFailure: (@Sendable (String) -> Void)?
 
     struct Counts: Sendable, Equatable {
         /// Checkpoints that ran to the end.
@@ -35,8 +38,10 @@ final class WALCheckpointer: Sendable {
         var lastError: String?
     }
 
-    init(threshold: Int = WALCheckpointer.pagesBeforeCheckpoint, openConnection: @escaping @Sendable () throws -> Database) {
+    init(threshold: Int = WALCheckpointer.pagesBeforeCheckpoint, onFailure: (@Sendable (String) -> Void)? = nil,
+         openConnection: @escaping @Sendable () throws -> Database) {
         self.threshold = threshold
+        self.onFailure = onFailure
         self.openConnection = openConnection
     }
 
@@ -81,10 +86,12 @@ final class WALCheckpointer: Sendable {
             try db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             state.withLock { $0.completed += 1 }
         } catch {
+            let reason = "\(error)"
             state.withLock { counts in
                 counts.failed += 1
-                counts.lastError = "\(error)"
+                counts.lastError = reason
             }
+            onFailure?(reason)
         }
     }
 }

@@ -107,10 +107,14 @@ struct ServeCommand: AsyncParsableCommand {
         try directory.checkExists()
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
 
+        var storeOptions = Store.Options.timeline
+        storeOptions.onCheckpointFailure = { reason in
+            logger.warning("the store's write-ahead log could not be copied into it (tried again after the next write): \(reason)")
+        }
         let gate = StoreGate()
         if !locked, case .file = global.passwordSource {
             let password = try global.readPassword()
-            gate.unlock(with: try Store.open(at: directory, password: password, options: .timeline))
+            gate.unlock(with: try Store.open(at: directory, password: password, options: storeOptions))
         }
 
         var appConfiguration = TimelineApp.Configuration()
@@ -131,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         let libraryService = LibraryUpdateService(library: Library(directory: directory.path + "/library"), bundled: bundled,
                                                   publisher: publisher, settings: librarySettings, logger: logger)
         appConfiguration.library = LibraryAccess(library: libraryService.library, updates: libraryService)
-        let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory), logger: logger)
+        let app = TimelineApp(configuration: appConfiguration, gate: gate, unlocker: Unlocker(directory: directory, storeOptions: storeOptions), logger: logger)
 
         var serverConfiguration = HTTPServer.Configuration()
         serverConfiguration.listeners = try listeners()
