@@ -14,7 +14,7 @@ struct SlicedReadTests {
     @Test("the same page as read whole: a slice bound on a second three entries share, spanning and late entries, annotations, readings, posts",
           arguments: [
               (base - 86_400 * 8, base + 8 * 3_600 * 100),  // bounds on hours of three entries each
-              (base, base + 86_400 * 401),  // the late entries in the second half
+              (base, base + 86_400 * 401),  // the late entries in the last slice
               (base + 3_600 * 5, base + 3_600 * 7),  // spanning entries begun before
               (base - 10, base + 10),  // three entries, in one slice
               (base - 100, base - 10),  // nothing dated in it
@@ -26,10 +26,10 @@ struct SlicedReadTests {
         let patientID = try await TimelineStreamTests.filled(store)
         let window = TimelineWindow(start: start, end: end)
         let whole = try #require(try await store.timelineSnapshot(patientID: patientID, from: start, to: end))
-        let halves = try #require(try await store.timelineSnapshot(patientID: patientID, from: start, to: end, inSlices: true))
+        let sliced = try #require(try await store.timelineSnapshot(patientID: patientID, from: start, to: end, inSlices: true))
         let expected = TimelinePayload.encode(whole, window: window)
-        #expect(TimelinePayload.encode(halves, window: window) == expected)
-        #expect(halves.entryCount == whole.entryCount)
+        #expect(TimelinePayload.encode(sliced, window: window) == expected)
+        #expect(sliced.entryCount == whole.entryCount)
     }
 
     @Test("several slices hold entries in the window that says so, and an unknown patient is nil either way")

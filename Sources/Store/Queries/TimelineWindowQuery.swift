@@ -71,7 +71,7 @@ enum TimelineWindowQuery {
         return (window.rows.sections, window.rows.vitalSigns)
     }
 
-    /// The window's entries but those dated after `datedUpTo` (for a read in halves: the other half reads them,
+    /// The window's entries but those dated after `datedUpTo` (for a read in slices: the later slices read them,
     /// `datedRows`): the spanning ones dated before the window and the dated ones up to `datedUpTo`, in order,
     /// and apart the spanning ones dated after the window, which go last.
     static func timelineUpTo(patientID: String, from start: Int64, to end: Int64, datedUpTo: Int64, annotated: Set<String>,
@@ -85,7 +85,7 @@ enum TimelineWindowQuery {
         return (window, later)
     }
 
-    /// The entries dated in `start...end`, in (date, id) order: the second half of a read in halves.
+    /// The entries dated in `start...end`, in (date, id) order: a later slice of a read in slices.
     static func datedRows(patientID: String, from start: Int64, to end: Int64, annotated: Set<String>, in db: Database) throws -> TimelineRows {
         var rows = TimelineRows(annotated: annotated)
         try db.statement(datedInWindowSQL).forEach([patientID, start, end]) { row in try rows.add(row) }

@@ -64,7 +64,7 @@ final class WALCheckpointer: Sendable {
     /// Stops queueing and waits for a checkpoint that is running (its connection closes with it).
     func close() {
         closed.store(true, ordering: .releasing)
-        queue.sync {}
+        drain()
     }
 
     /// Holds the checkpointer's queue until `body` returns: what a commit queues meanwhile waits (tests).

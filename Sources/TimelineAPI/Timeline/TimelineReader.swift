@@ -22,8 +22,8 @@ final class TimelineReader: Sendable {
     public static let defaultStreamedPageEntries = 200_000
 
     /// The `all` and `decade` pages of a record of this many entries or more are read in slices, by two
-    /// readers at once (`Store.timelineSnapshot(inSlices:)`): reading, mostly decrypting the date index, is most of such a
-    /// page's time, and a short page would pay a second reader for nothing.
+    /// readers at once (`Store.timelineSnapshot(inSlices:)`): reading, mostly decrypting the date index, is
+    /// most of such a page's time, and a short page would pay a second reader for nothing.
     static let slicedReadEntries = 20_000
 
     init(calendar: Calendar, cacheBytes: Int = PayloadCache.defaultBytes, streamedPageEntries: Int = defaultStreamedPageEntries) {
@@ -88,7 +88,7 @@ final class TimelineReader: Sendable {
         return .whole(payload)
     }
 
-    /// Whether a page of a record of `entries` entries is read in slices, by two readers at once (`slicedReadEntries`).
+    /// Whether a page of a record of `entries` entries is read in slices (`slicedReadEntries`).
     static func readsInSlices(_ page: TimelinePage, entries: Int) -> Bool {
         entries >= slicedReadEntries && (page == .all || page == .decade)
     }
