@@ -30,6 +30,16 @@ final class CapturedLog: Sendable {
         return self.all
     }
 
+    /// The access lines' messages, once there are `count` of them (or after 5 s).
+    func accessLines(atLeast count: Int) async -> [String] {
+        for _ in 0..<1000 {
+            let lines = self.all.filter { $0.metadata["http.status"] != nil }.map(\.message)
+            if lines.count >= count { return lines }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return self.all.filter { $0.metadata["http.status"] != nil }.map(\.message)
+    }
+
     struct Handler: LogHandler {
         let log: CapturedLog
         var metadata: Logger.Metadata = [:]
@@ -65,6 +75,33 @@ struct AccessLogTests {
         #expect(record.metadata["http.path"] == "/hello")
         #expect(record.metadata["http.bytes"] == "5")
         #expect(record.metadata["http.duration_us"].flatMap { Int($0) } != nil)
+    }
+
+    @Test("an answer up to the hand-over size is logged at once; a larger one once the client has read it")
+    func loggedWhenWritten() async throws {
+        let edge = HTTPConnectionHandler.loggedAtHandOverBytes
+        #expect(edge == ResponseEncoder.coalescedBodyBytes)
+        let big = 48 << 20  // more than loopback's socket buffers hold
+        let log = CapturedLog()
+        var router = demoRouter()
+        router.get("/edge") { _, _ in Response(status: .ok, body: .bytes(ByteBuffer(repeating: 0x61, count: edge))) }
+        router.get("/over") { _, _ in Response(status: .ok, body: .bytes(ByteBuffer(repeating: 0x61, count: edge + 1))) }
+        router.get("/big") { _, _ in Response(status: .ok, body: .bytes(ByteBuffer(repeating: 0x61, count: big))) }
+        try await withServer(testConfiguration { $0.accessLogLevel = .notice }, router: router, logger: log.logger) { server in
+            let client = try await RawClient.connect(to: server.address, reading: false)
+            try await client.send(http("GET /edge HTTP/1.1", "Host: x") + http("GET /over HTTP/1.1", "Host: x"))
+            let small = await log.accessLines(atLeast: 2)
+            #expect(small.count == 2 && small[0].hasPrefix("GET /edge 200 \(edge)B ") && small[1].hasPrefix("GET /over 200 \(edge + 1)B "))
+            try await client.send(http("GET /big HTTP/1.1", "Host: x"))
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(await log.accessLines(atLeast: 0).count == 2, "logged before the client read it")
+            try await client.startReading()
+            let answers = try await client.responses(3, timeout: .seconds(30))
+            #expect(answers.map(\.body.count) == [edge, edge + 1, big])
+            let all = await log.accessLines(atLeast: 3)
+            #expect(all.count == 3 && all[2].hasPrefix("GET /big 200 \(big)B "))
+            await client.close()
+        }
     }
 
     @Test("never a query string, a body, Authorization or Cookie")

@@ -5,10 +5,12 @@ import NIOHTTP1
 /// The pipeline of every accepted connection, in one place. Inbound, from the socket:
 ///
 /// 1. `ByteActivityHandler`: reports raw reads to the timeouts;
-/// 2. NIO's response encoder and request decoder (with the header limits, which end in `431`);
+/// 2. `ResponseEncoder` (outbound: responses as bytes; the product's own, see there why) and NIO's
+///    request decoder (with the header limits, which end in `431`);
 /// 3. NIO's `HTTPServerPipelineHandler`: one request at a time, pipelined ones held back,
 ///    graceful quiescing;
-/// 4. `RequestTimeoutHandler`: head, body and keep-alive timeouts;
+/// 4. `RequestTimeoutHandler`: head, body and keep-alive timeouts (inbound only: the connection
+///    handler tells it when an answer ends);
 /// 5. `HTTPConnectionHandler`: requests in, the application, responses out.
 ///
 /// No CR/LF injection into responses: `HTTPConnectionHandler` checks each response's headers before
@@ -24,18 +26,20 @@ enum HTTPChannelSetup {
             decoderLimits.maxHeaderListSize = settings.limits.maxHeaderBytes
             decoderLimits.maxHeaderFieldSize = settings.limits.maxHeaderBytes
             decoderLimits.maxHeaderFieldCount = settings.limits.maxHeaderCount
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: true,
-                withServerUpgrade: nil,
-                withErrorHandling: false,  // HTTPConnectionHandler answers parser errors itself (400 or 431)
-                withOutboundHeaderValidation: !settings.headBuilder.defaultHeadersAreValid,
-                withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
-                withDecoderLimitConfiguration: decoderLimits
-            )
             let timeouts = RequestTimeoutHandler(limits: settings.limits)
-            try pipeline.addHandler(ByteActivityHandler(reportingTo: timeouts), position: .first)
-            try pipeline.addHandler(timeouts)
-            try pipeline.addHandler(HTTPConnectionHandler(settings: settings))
+            var handlers: [any ChannelHandler] = [
+                ByteActivityHandler(reportingTo: timeouts),
+                ResponseEncoder(),
+                // HTTPConnectionHandler answers parser errors itself (400 or 431).
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)),
+                HTTPServerPipelineHandler(),
+            ]
+            if !settings.headBuilder.defaultHeadersAreValid {
+                handlers.append(NIOHTTPResponseHeadersValidator())
+            }
+            handlers.append(timeouts)
+            handlers.append(HTTPConnectionHandler(settings: settings, timeouts: timeouts))
+            try pipeline.addHandlers(handlers)
         case .overLimit, .draining:
             try pipeline.addHandler(
                 OverCapacityHandler(answer: overCapacityAnswer, lingeringTimeout: settings.limits.lingeringCloseTimeout))

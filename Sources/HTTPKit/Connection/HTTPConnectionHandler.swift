@@ -52,14 +52,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private let settings: ConnectionSettings
+    private let timeouts: RequestTimeoutHandler
     private var state = State.idle
     private var writeTimer: Scheduled<Void>?
     private var requestsSeen = 0
     /// The `Date` header value, formatted once per second rather than once per response.
     private var date = (second: 0, text: "")
 
-    init(settings: ConnectionSettings) {
+    init(settings: ConnectionSettings, timeouts: RequestTimeoutHandler) {
         self.settings = settings
+        self.timeouts = timeouts
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -266,7 +268,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         if now != self.date.second {
             self.date = (now, HTTPDate.format(epochSeconds: now))
         }
-        let head = self.settings.headBuilder.head(for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text)
+        let head = self.settings.headBuilder.head(
+            for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text, answersHEAD: exchange.method == .HEAD)
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)
         guard sendsBody else {
             self.finish(exchange, status: response.status, bytes: 0, keepAlive: keepAlive, context: context)
@@ -310,14 +313,22 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// An answer with a body up to this size is logged when handed over; a larger one once written, so
+    /// that its line's time includes a slow client's reading.
+    static let loggedAtHandOverBytes = ResponseEncoder.coalescedBodyBytes
+
     /// Ends the response, logs it, and closes the connection unless it is kept alive.
     private func finish(_ exchange: Exchange, status: HTTPResponseStatus, bytes: Int, keepAlive: Bool, context: ChannelHandlerContext) {
         // Change state before writing `.end`: that write lets HTTPServerPipelineHandler hand us
         // the next pipelined request at once.
         self.state = keepAlive ? .idle : .closing
+        self.timeouts.answerEnding()
         let accessLog = self.settings.accessLog
-        guard !keepAlive || accessLog.isEnabled else {
-            // Nothing to do once written: spare the promise and its callback.
+        guard !keepAlive || (accessLog.isEnabled && bytes > Self.loggedAtHandOverBytes) else {
+            // Nothing to wait for: a small answer goes down with its end in one write (`ResponseEncoder`),
+            // so it is logged as it is handed over (before, so that pipelined answers log in order), sparing
+            // every request a promise, its future and a callback.
+            accessLog.record(method: exchange.method, path: exchange.path, status: status, bytes: bytes, since: exchange.start)
             context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
             return
         }

@@ -14,11 +14,9 @@ import NIOHTTP1
 /// It sits after `HTTPServerPipelineHandler`, so it sees a pipelined request only when that
 /// request's turn comes. Raw bytes are reported by `ByteActivityHandler`, at the socket end of
 /// the pipeline.
-final class RequestTimeoutHandler: ChannelDuplexHandler {
+final class RequestTimeoutHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
 
     private enum Phase {
         /// Between requests, no byte of the next one seen.
@@ -99,14 +97,13 @@ final class RequestTimeoutHandler: ChannelDuplexHandler {
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = self.unwrapOutboundIn(data), self.phase == .processing {
-            // Set the next phase before passing the write on: writing `.end` lets the pipeline
-            // handler deliver a buffered next request at once, and its head must find the
-            // timers already switched.
-            self.enter(self.bytesSinceLastHead ? .receivingHead : .idle, context: context)
-        }
-        context.write(data, promise: promise)
+    /// Called by `HTTPConnectionHandler` just before it writes an answer's `.end`: the next phase is set
+    /// before that write, which lets the pipeline handler deliver a buffered next request at once, and
+    /// its head must find the timers already switched. (A call, not a look at every outbound part: each
+    /// answer's three parts would otherwise pass through this handler too.)
+    func answerEnding() {
+        guard let context = self.context, self.phase == .processing else { return }
+        self.enter(self.bytesSinceLastHead ? .receivingHead : .idle, context: context)
     }
 
     private func enter(_ phase: Phase, context: ChannelHandlerContext) {

@@ -35,10 +35,14 @@ struct ResponseHeadBuilder: Sendable {
         return true
     }
 
-    /// Header names compare case-insensitively (ASCII).
-    private static func sameName(_ name: String, _ lowercased: String) -> Bool {
-        name.utf8.count == lowercased.utf8.count
-            && zip(name.utf8, lowercased.utf8).allSatisfy { a, b in a == b || (a | 0x20) == b }
+    /// Header names compare case-insensitively (ASCII); `lowercased` is given in lower case.
+    static func sameName(_ name: String, _ lowercased: String) -> Bool {
+        guard name.utf8.count == lowercased.utf8.count else { return false }
+        var letters = name.utf8.makeIterator()
+        for expected in lowercased.utf8 {
+            guard let letter = letters.next(), letter == expected || letter | 0x20 == expected else { return false }
+        }
+        return true
     }
 
     private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
@@ -68,8 +72,12 @@ struct ResponseHeadBuilder: Sendable {
         self.head(for: response, version: version, keepAlive: keepAlive, date: HTTPDate.format(epochSeconds: now))
     }
 
-    /// - Parameter date: the `Date` value (callers cache it: it changes once a second).
-    func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String) -> HTTPResponseHead {
+    /// - Parameters:
+    ///   - date: the `Date` value (callers cache it: it changes once a second).
+    ///   - answersHEAD: the request was `HEAD`: no body follows, so a stream's answer announces no chunks
+    ///     (RFC 9110 section 9.3.2 lets a HEAD answer leave out what only generating the content decides),
+    ///     while a known `Content-Length` is still sent.
+    func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String, answersHEAD: Bool = false) -> HTTPResponseHead {
         var headers = response.headers
         if self.leavesHeadToBuilder(headers) {
             // The common case, the same headers in the same order as below.
@@ -93,7 +101,7 @@ struct ResponseHeadBuilder: Sendable {
         if !Self.forbidsBody(response.status) {
             if let count = response.body.count {
                 headers.add(name: "Content-Length", value: String(count))
-            } else if Self.allowsChunked(version) {
+            } else if Self.allowsChunked(version) && !answersHEAD {
                 headers.add(name: "Transfer-Encoding", value: "chunked")
             }
             // A stream to an HTTP/1.0 client ends when the connection does (`keepsAlive` says no).
