@@ -180,10 +180,11 @@ extension Response {
     }
 
     static func json(buffer: ByteBuffer, status: HTTPResponseStatus = .ok) -> Response {
-        var response = Response.json(buffer, status: status)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        return response
+        Response(status: status, headers: Self.jsonNoStore, body: .bytes(buffer))
     }
+
+    /// Made once and shared: a cached page's answer copies no header list of its own.
+    private static let jsonNoStore: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"]
 }
 
 extension Request {

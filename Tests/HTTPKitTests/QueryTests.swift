@@ -41,6 +41,34 @@ struct QueryTests {
         }
     }
 
+    @Test("the one-pass parser gives what splitting on & and = then decoding gives, on 5,000 random queries")
+    func sameAsSplitting() throws {
+        let alphabet = ["a", "b", "=", "&", "%", "+", "2", "B", "3", "D", "C3", "A9", "é", " "]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let raw = (0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let expected = Self.splitThenDecode(raw)
+            let parsed = try? Query(parsing: raw)
+            #expect(parsed?.items == expected, "\(raw)")
+        }
+        #expect(try Query(parsing: "a=b=c&=x&y").items == [
+            Query.Item(name: "a", value: "b=c"), Query.Item(name: "", value: "x"), Query.Item(name: "y", value: ""),
+        ])
+    }
+
+    /// The parser as it was written first: split the pairs, split each at its first `=`, decode both halves.
+    private static func splitThenDecode(_ raw: String) -> [Query.Item]? {
+        var items: [Query.Item] = []
+        for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentDecoding.decode(parts[0], plusAsSpace: true),
+                let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true)
+            else { return nil }
+            items.append(Query.Item(name: name, value: value))
+        }
+        return items
+    }
+
     @Test("path decoding keeps plus signs literal")
     func pathPlus() {
         #expect(PercentDecoding.decode("a+b%2Fc", plusAsSpace: false) == "a+b/c")

@@ -58,6 +58,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private var requestsSeen = 0
     /// The `Date` header value, formatted once per second rather than once per response.
     private var date = (second: 0, text: "")
+    /// The connection's two addresses, asked of the channel (behind its lock) once, not per request.
+    private var addresses: (peer: SocketAddress?, local: SocketAddress?)?
 
     init(settings: ConnectionSettings, timeouts: RequestTimeoutHandler) {
         self.settings = settings
@@ -209,11 +211,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             version: receiving.head.version,
             body: receiving.body ?? ByteBuffer()
         )
-        let requestContext = RequestContext(
-            peerAddress: context.channel.remoteAddress,
-            localAddress: context.channel.localAddress,
-            logger: self.settings.logger
-        )
+        let addresses = self.addresses ?? (context.channel.remoteAddress, context.channel.localAddress)
+        self.addresses = addresses
+        let requestContext = RequestContext(peerAddress: addresses.peer, localAddress: addresses.local, logger: self.settings.logger)
         let responder = self.settings.responder
         let resolution = receiving.resolution
         if resolution.answersImmediately,

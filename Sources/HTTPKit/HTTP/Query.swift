@@ -25,25 +25,50 @@ public struct Query: Sendable, Hashable, Sequence {
     /// - Throws: `HTTPError` (`400 bad_query`) when an escape is malformed or a name or value is
     ///   not UTF-8.
     public init(parsing query: some StringProtocol) throws(HTTPError) {
+        // One pass over the bytes (a query is parsed on most requests): pairs end at `&`, the first `=`
+        // splits a pair, and a part with no `%` or `+` is taken as it is, without a decoding pass.
+        let text = Substring(query)
+        let utf8 = text.utf8
         var items: [Item] = []
-        for pair in Substring(query).splitUTF8(on: UInt8(ascii: "&"), omittingEmpty: true) {
-            let name: Substring
-            let value: Substring
-            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                name = pair[..<equals]
-                value = pair[pair.utf8.index(after: equals)...]
-            } else {
-                name = pair
-                value = ""
+        var pairStart = utf8.startIndex
+        var equals: Substring.Index?
+        var escaped = (name: false, value: false)
+        var index = utf8.startIndex
+        while true {
+            let byte = index == utf8.endIndex ? UInt8(ascii: "&") : utf8[index]
+            switch byte {
+            case UInt8(ascii: "&"):
+                if index != pairStart {
+                    let nameEnd = equals ?? index
+                    let valueStart = equals.map { utf8.index(after: $0) } ?? index
+                    items.append(Item(
+                        name: try Self.decode(text[pairStart..<nameEnd], escaped: escaped.name),
+                        value: try Self.decode(text[valueStart..<index], escaped: escaped.value)))
+                }
+                guard index != utf8.endIndex else {
+                    self.items = items
+                    return
+                }
+                pairStart = utf8.index(after: index)
+                equals = nil
+                escaped = (false, false)
+            case UInt8(ascii: "=") where equals == nil:
+                equals = index
+            case UInt8(ascii: "%"), UInt8(ascii: "+"):
+                if equals == nil { escaped.name = true } else { escaped.value = true }
+            default:
+                break
             }
-            guard let decodedName = PercentDecoding.decode(name, plusAsSpace: true),
-                let decodedValue = PercentDecoding.decode(value, plusAsSpace: true)
-            else {
-                throw HTTPError(.badRequest, code: "bad_query", message: "The query string is not valid percent-encoded UTF-8.")
-            }
-            items.append(Item(name: decodedName, value: decodedValue))
+            index = utf8.index(after: index)
         }
-        self.items = items
+    }
+
+    private static func decode(_ part: Substring, escaped: Bool) throws(HTTPError) -> String {
+        guard escaped else { return String(part) }
+        guard let decoded = PercentDecoding.decode(part, plusAsSpace: true) else {
+            throw HTTPError(.badRequest, code: "bad_query", message: "The query string is not valid percent-encoded UTF-8.")
+        }
+        return decoded
     }
 
     /// The first value for `name`, or `nil`.
