@@ -42,6 +42,21 @@ struct FormattingTests {
         #expect(String(buffer: body) == #"{"error":{"code":"method_not_allowed","message":"This address does not accept that method."}}"#)
     }
 
+    @Test("a response's own header overrides a default of its name in any case; a name of the same length does not")
+    func ownHeadersByName() {
+        let builder = ResponseHeadBuilder(defaultHeaders: ["X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"])
+        let response = Response(status: .ok, headers: ["X-Frame-Optionz": "a", "x-frame-options": "SAMEORIGIN"], body: .empty)
+        let head = builder.head(for: response, version: .http1_1, keepAlive: true, now: 0)
+        #expect(head.headers["X-Frame-Options"] == ["SAMEORIGIN"])
+        #expect(head.headers["X-Frame-Optionz"] == ["a"])
+        #expect(head.headers["Referrer-Policy"] == ["no-referrer"])
+        let plain = builder.head(for: Response(status: .ok, headers: ["Content-Type": "text/plain"], body: .empty),
+                                 version: .http1_1, keepAlive: true, now: 0)
+        #expect(plain.headers.map(\.name) == ["Content-Type", "X-Frame-Options", "Referrer-Policy", "Date", "Content-Length"])
+        let dated = builder.head(for: Response(status: .ok, headers: ["DATE": "then"], body: .empty), version: .http1_1, keepAlive: true, now: 0)
+        #expect(dated.headers["Date"] == ["then"])
+    }
+
     @Test("the server owns framing: handler-set Content-Length, Connection and Transfer-Encoding are replaced")
     func headFraming() {
         let builder = ResponseHeadBuilder(defaultHeaders: ["X-Default": "1", "X-Overridden": "default"])

@@ -17,9 +17,18 @@ struct ResponseHeadBuilder: Sendable {
     /// validator of its own (`HTTPChannelSetup`).
     let defaultHeadersAreValid: Bool
 
+    /// Bit n set when a default header's name, a framing header's or `Date` is n bytes long (n < 64): a
+    /// response's own header of another length cannot be one of them, and is passed without comparing names.
+    private let reservedNameLengths: UInt64
+
     init(defaultHeaders: HTTPHeaders) {
         self.defaultHeaders = defaultHeaders
         self.defaultHeadersAreValid = Self.isValid(defaultHeaders)
+        var lengths: UInt64 = 0
+        for name in defaultHeaders.map(\.name) + Self.framingHeaders + ["date"] {
+            lengths |= name.utf8.count < 64 ? 1 << UInt64(name.utf8.count) : 1 << 63
+        }
+        self.reservedNameLengths = lengths
     }
 
     /// Whether a response's own headers leave the defaults and the framing to the builder: none of them is
@@ -27,6 +36,8 @@ struct ResponseHeadBuilder: Sendable {
     /// defaults are appended whole, not looked up and added one by one.
     private func leavesHeadToBuilder(_ own: HTTPHeaders) -> Bool {
         for (name, _) in own {
+            let length = name.utf8.count
+            guard self.reservedNameLengths & (length < 64 ? 1 << UInt64(length) : 1 << 63) != 0 else { continue }
             if Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
                 || self.defaultHeaders.contains(name: name) {
                 return false
@@ -117,10 +128,15 @@ struct ResponseHeadBuilder: Sendable {
     /// Whether every header can be sent: a token name, and a value without CR, LF or NUL (which
     /// would let a value start a new header or end the head).
     static func isValid(_ headers: HTTPHeaders) -> Bool {
-        headers.allSatisfy { name, value in
-            !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
-                && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+        for (name, value) in headers {
+            var name = name
+            var value = value
+            // Over each string's bytes as they are stored (a request's headers are checked on every answer).
+            let nameIsToken = name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
+            let valueIsSafe = value.withUTF8 { bytes in !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 } }
+            guard nameIsToken, valueIsSafe else { return false }
         }
+        return true
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -46,14 +46,20 @@ public protocol ContextKey {
 /// A request carries two or three values (who asked, a session): a short list searched in order costs less
 /// than a dictionary made for each request.
 public struct ContextValues: Sendable {
-    private var storage: [(key: ObjectIdentifier, value: any Sendable)] = []
+    // Inlinable, so that each module's use is specialised for its key: unspecialised, the generic lookup and
+    // the boxing asked the runtime for type metadata on every request.
+    @usableFromInline var storage: [(key: ObjectIdentifier, value: any Sendable)] = []
 
     public init() {}
 
+    @inlinable
     public subscript<Key: ContextKey>(_ key: Key.Type) -> Key.Value? {
         get {
             let id = ObjectIdentifier(key)
-            return self.storage.first { $0.key == id }?.value as? Key.Value
+            for item in self.storage where item.key == id {
+                return item.value as? Key.Value
+            }
+            return nil
         }
         set {
             let id = ObjectIdentifier(key)

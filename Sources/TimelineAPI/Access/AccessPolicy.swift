@@ -13,7 +13,12 @@ import Store
 struct AccessPolicy: Middleware {
     let app: TimelineApp
 
-    static let stateChanging: [HTTPMethod] = [.POST, .PUT, .PATCH, .DELETE]
+    static func isStateChanging(_ method: HTTPMethod) -> Bool {
+        switch method {
+        case .POST, .PUT, .PATCH, .DELETE: true
+        default: false
+        }
+    }
 
     func handle(_ request: Request, context: RequestContext, next: NextHandler) async throws -> Response {
         switch try admit(request, context: context) {
@@ -25,7 +30,7 @@ struct AccessPolicy: Middleware {
             let commitCount = store.commitCount
             guard let tokenID = try await store.verifyToken(token) else { throw Self.unauthenticated }
             app.tokenCache.remember(authorization, tokenID: tokenID, now: now, revocationsBefore: revocations, commitCountBefore: commitCount)
-            admitToken(tokenID, store: store, now: now, background: background, context: &context)
+            admitToken(tokenID, actor: Self.actor(tokenID: tokenID), store: store, now: now, background: background, context: &context)
             return try await next(request, context)
         }
     }
@@ -52,7 +57,7 @@ struct AccessPolicy: Middleware {
         guard let host = request.headers.first(name: "Host"), app.hosts.allows(host: host) else {
             throw HTTPError(.forbidden, code: "bad_host", message: "This server answers only to its local names (localhost, 127.0.0.1).")
         }
-        if Self.stateChanging.contains(request.method) {
+        if Self.isStateChanging(request.method) {
             if let origin = request.headers.first(name: "Origin"), !app.hosts.allows(origin: origin) {
                 throw HTTPError(.forbidden, code: "bad_origin", message: "Requests that change data must come from this server's own pages.")
             }
@@ -78,24 +83,27 @@ struct AccessPolicy: Middleware {
         }
         // The cache is keyed by the whole header as sent: a known token is not taken apart again.
         guard let authorization = request.headers.first(name: "Authorization") else { throw Self.unauthenticated }
-        guard let tokenID = app.tokenCache.tokenID(for: authorization, store: store, now: now) else {
+        guard let known = app.tokenCache.token(for: authorization, store: store, now: now) else {
             guard let token = Self.bearerToken(authorization) else { throw Self.unauthenticated }
             return .unknownToken(token, authorization: authorization, store, now: now, background: background, context)
         }
-        admitToken(tokenID, store: store, now: now, background: background, context: &context)
+        admitToken(known.id, actor: known.actor, store: store, now: now, background: background, context: &context)
         return .admitted(context)
     }
 
     /// A verified token: the store's idle clock and the token's last use noted, the actor named.
-    private func admitToken(_ tokenID: String, store: Store, now: Int64, background: Bool, context: inout RequestContext) {
+    private func admitToken(_ tokenID: String, actor: String, store: Store, now: Int64, background: Bool, context: inout RequestContext) {
         if !background { app.sessions.noteActivity(now: now) }
         if app.tokenUse.shouldRecord(tokenID, now: now) {
             // Best effort, off the request's path: a failed note of use must not fail the request. The
             // first use of a day is in the audit trail.
             Task { try? await store.touchToken(id: tokenID, at: now) }
         }
-        context.values[ActorKey.self] = "token:" + tokenID
+        context.values[ActorKey.self] = actor
     }
+
+    /// How the audit trail names a token's use.
+    static func actor(tokenID: String) -> String { "token:" + tokenID }
 
     static let unauthenticated = HTTPError(.unauthorized, code: "unauthenticated",
                                            message: "Sign in, or send an API token as Authorization: Bearer.",
@@ -104,11 +112,12 @@ struct AccessPolicy: Middleware {
     /// Routes that answer without credentials: health, sign-in, and the web app's own files.
     static func isPublic(_ request: Request) -> Bool {
         let segments = request.pathSegments
-        if segments.isEmpty || segments == [""] || segments == ["healthz"] || segments == ["session"] { return true }
+        // Compared element by element: array literals here were made on every request.
+        if segments.isEmpty || (segments.count == 1 && ["", "healthz", "session"].contains(segments[0])) { return true }
         if request.method == .GET || request.method == .HEAD {
             // A FHIR server's redirect back after sign-in: cross-site, so the SameSite=Strict session cookie
             // does not come with it; the `state` it carries is the credential (and the store must be open).
-            if segments == ["sources", "callback"] { return true }
+            if segments.count == 2 && segments[0] == "sources" && segments[1] == "callback" { return true }
             // The web app's files; /timeline/entries/{id} is a posted entry, which is patient data.
             return segments.count >= 2 && segments[0] == "timeline" && segments[1] != "entries"
         }

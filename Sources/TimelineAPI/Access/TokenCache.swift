@@ -14,6 +14,8 @@ final class TokenCache: Sendable {
 
     private struct Entry {
         var tokenID: String
+        /// The audit trail's name for it, made once (`AccessPolicy.actor(tokenID:)`).
+        var actor: String
         var verifiedAt: Int64
         var revocations: Int
         var commitCount: UInt32?
@@ -21,8 +23,9 @@ final class TokenCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
-    /// The id of the token that `authorization` (the header's value as sent) carried when it was verified.
-    func tokenID(for authorization: String, store: Store, now: Int64) -> String? {
+    /// The token that `authorization` (the header's value as sent) carried when it was verified: its id, and
+    /// the audit trail's name for it.
+    func token(for authorization: String, store: Store, now: Int64) -> (id: String, actor: String)? {
         let revocations = store.tokenRevocationCount
         let commitCount = store.commitCount
         return entries.withLock { entries in
@@ -32,7 +35,7 @@ final class TokenCache: Sendable {
                 entries[authorization] = nil
                 return nil
             }
-            return entry.tokenID
+            return (entry.tokenID, entry.actor)
         }
     }
 
@@ -41,7 +44,7 @@ final class TokenCache: Sendable {
     func remember(_ authorization: String, tokenID: String, now: Int64, revocationsBefore: Int, commitCountBefore: UInt32?) {
         entries.withLock { entries in
             if entries.count >= Self.maximumEntries { entries.removeAll() }
-            entries[authorization] = Entry(tokenID: tokenID, verifiedAt: now, revocations: revocationsBefore, commitCount: commitCountBefore)
+            entries[authorization] = Entry(tokenID: tokenID, actor: AccessPolicy.actor(tokenID: tokenID), verifiedAt: now, revocations: revocationsBefore, commitCount: commitCountBefore)
         }
     }
 }
