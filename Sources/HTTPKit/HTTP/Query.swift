@@ -25,31 +25,36 @@ public struct Query: Sendable, Hashable, Sequence {
     /// - Throws: `HTTPError` (`400 bad_query`) when an escape is malformed or a name or value is
     ///   not UTF-8.
     public init(parsing query: some StringProtocol) throws(HTTPError) {
-        // One pass over the bytes (a query is parsed on most requests): pairs end at `&`, the first `=`
-        // splits a pair, and a part with no `%` or `+` is taken as it is, without a decoding pass.
         let text = Substring(query)
-        let utf8 = text.utf8
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(HTTPError) in try Self.items(in: bytes) }
+        } ?? {
+            var copy = String(text)  // not contiguous (bridged): made so, once
+            return copy.withUTF8 { bytes in Result { () throws(HTTPError) in try Self.items(in: bytes) } }
+        }()
+        self.items = try parsed.get()
+    }
+
+    /// One pass over the bytes (a query is parsed on most requests): pairs end at `&`, the first `=` splits
+    /// a pair, and a part with no `%` or `+` is taken as it is, without a decoding pass.
+    private static func items(in bytes: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> [Item] {
         var items: [Item] = []
-        var pairStart = utf8.startIndex
-        var equals: Substring.Index?
+        var pairStart = 0
+        var equals: Int?
         var escaped = (name: false, value: false)
-        var index = utf8.startIndex
-        while true {
-            let byte = index == utf8.endIndex ? UInt8(ascii: "&") : utf8[index]
+        for index in 0...bytes.count {
+            let byte = index == bytes.count ? UInt8(ascii: "&") : bytes[index]
             switch byte {
             case UInt8(ascii: "&"):
                 if index != pairStart {
                     let nameEnd = equals ?? index
-                    let valueStart = equals.map { utf8.index(after: $0) } ?? index
+                    let valueStart = equals.map { $0 + 1 } ?? index
+                    if items.isEmpty { items.reserveCapacity(4) }
                     items.append(Item(
-                        name: try Self.decode(text[pairStart..<nameEnd], escaped: escaped.name),
-                        value: try Self.decode(text[valueStart..<index], escaped: escaped.value)))
+                        name: try Self.decode(UnsafeBufferPointer(rebasing: bytes[pairStart..<nameEnd]), escaped: escaped.name),
+                        value: try Self.decode(UnsafeBufferPointer(rebasing: bytes[valueStart..<index]), escaped: escaped.value)))
                 }
-                guard index != utf8.endIndex else {
-                    self.items = items
-                    return
-                }
-                pairStart = utf8.index(after: index)
+                pairStart = index + 1
                 equals = nil
                 escaped = (false, false)
             case UInt8(ascii: "=") where equals == nil:
@@ -59,13 +64,14 @@ public struct Query: Sendable, Hashable, Sequence {
             default:
                 break
             }
-            index = utf8.index(after: index)
         }
+        return items
     }
 
-    private static func decode(_ part: Substring, escaped: Bool) throws(HTTPError) -> String {
-        guard escaped else { return String(part) }
-        guard let decoded = PercentDecoding.decode(part, plusAsSpace: true) else {
+    /// The bytes of a name or value are a Swift string's, so valid UTF-8 as they are; decoded, they are checked.
+    private static func decode(_ part: UnsafeBufferPointer<UInt8>, escaped: Bool) throws(HTTPError) -> String {
+        guard escaped else { return String(decoding: part, as: UTF8.self) }
+        guard let bytes = PercentDecoding.decodedBytes(part, plusAsSpace: true), let decoded = String(validating: bytes, as: UTF8.self) else {
             throw HTTPError(.badRequest, code: "bad_query", message: "The query string is not valid percent-encoded UTF-8.")
         }
         return decoded

@@ -11,35 +11,60 @@ struct RequestTarget: Sendable, Equatable {
     let query: Query
 
     init(parsing uri: String) throws(HTTPError) {
-        guard uri.utf8.first == UInt8(ascii: "/") else {
+        // One pass over the request line's bytes, as stored (parsed on every request).
+        var uri = uri
+        let parts = uri.withUTF8 { bytes in Result { () throws(HTTPError) in try Self.parts(of: bytes) } }
+        (self.path, self.segments, self.rawQuery) = try parts.get()
+        self.query = try self.rawQuery.map { (raw) throws(HTTPError) in try Query(parsing: raw) } ?? Query()
+    }
+
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (String, [String], String?) {
+        guard bytes.first == UInt8(ascii: "/") else {
             throw HTTPError.badRequest("Only absolute paths are accepted as request targets.", code: "bad_target")
         }
-        let pathPart: Substring
-        let queryPart: Substring?
-        // Byte-wise: '?' and '#' are ASCII, and a request line is parsed on every request.
-        if let question = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            pathPart = uri[..<question]
-            queryPart = uri[uri.utf8.index(after: question)...]
-        } else {
-            pathPart = Substring(uri)
-            queryPart = nil
-        }
-        guard !uri.utf8.contains(UInt8(ascii: "#")) else {
-            throw HTTPError.badRequest("A request target has no fragment.", code: "bad_target")
+        var pathEnd = bytes.count
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "#"):
+                throw HTTPError.badRequest("A request target has no fragment.", code: "bad_target")
+            case UInt8(ascii: "?") where pathEnd == bytes.count:
+                pathEnd = index
+            default:
+                break
+            }
         }
         var segments: [String] = []
-        for raw in RoutePattern.split(pathPart) {
-            guard let decoded = PercentDecoding.decode(raw, plusAsSpace: false) else {
-                throw HTTPError.badRequest("The path is not valid percent-encoded UTF-8.", code: "bad_path")
+        if pathEnd > 1 {
+            var start = 1
+            var escaped = false
+            for index in 1...pathEnd {
+                let byte = index == pathEnd ? UInt8(ascii: "/") : bytes[index]
+                if byte == UInt8(ascii: "%") { escaped = true }
+                guard byte == UInt8(ascii: "/") else { continue }
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let segment: String
+                if escaped {
+                    guard let decoded = PercentDecoding.decodedBytes(raw, plusAsSpace: false),
+                        let text = String(validating: decoded, as: UTF8.self)
+                    else {
+                        throw HTTPError.badRequest("The path is not valid percent-encoded UTF-8.", code: "bad_path")
+                    }
+                    segment = text
+                } else {
+                    segment = String(decoding: raw, as: UTF8.self)
+                }
+                guard segment != ".", segment != ".." else {
+                    throw HTTPError.badRequest("The path has a dot segment.", code: "bad_path")
+                }
+                if segments.isEmpty { segments.reserveCapacity(4) }
+                segments.append(segment)
+                start = index + 1
+                escaped = false
             }
-            guard decoded != ".", decoded != ".." else {
-                throw HTTPError.badRequest("The path has a dot segment.", code: "bad_path")
-            }
-            segments.append(decoded)
         }
-        self.path = String(pathPart)
-        self.segments = segments
-        self.rawQuery = queryPart.map(String.init)
-        self.query = try queryPart.map { (part) throws(HTTPError) in try Query(parsing: part) } ?? Query()
+        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<pathEnd]), as: UTF8.self)
+        let rawQuery = pathEnd < bytes.count
+            ? String(decoding: UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)...]), as: UTF8.self) : nil
+        return (path, segments, rawQuery)
     }
 }
