@@ -32,13 +32,22 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let start: NIODeadline
     }
 
-    private struct Receiving {
-        var exchange: Exchange
+    /// A class: the state moves it from phase to phase with one reference, not a copy of each of its parts.
+    private final class Receiving {
+        let exchange: Exchange
         let head: HTTPRequestHead
         let target: RequestTarget
         let resolution: RouteResolution
         let bodyLimit: Int
         var body: ByteBuffer?
+
+        init(exchange: Exchange, head: HTTPRequestHead, target: RequestTarget, resolution: RouteResolution, bodyLimit: Int) {
+            self.exchange = exchange
+            self.head = head
+            self.target = target
+            self.resolution = resolution
+            self.bodyLimit = bodyLimit
+        }
     }
 
     private enum State {
@@ -168,22 +177,18 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func receiveBody(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
-        guard case .receiving(var receiving) = self.state else { return }
-        // Drop the state's copy first, so that appending does not copy the body each time.
-        self.state = .closing
+        guard case .receiving(let receiving) = self.state else { return }
         let size = (receiving.body?.readableBytes ?? 0) + buffer.readableBytes
         guard size <= receiving.bodyLimit else {
+            self.state = .closing
             self.write(HTTPError.payloadTooLarge.response, exchange: receiving.exchange, endsConnection: true, context: context)
             return
         }
-        if var body = receiving.body {
-            receiving.body = nil  // keep `body` the only reference, so that appending does not copy
-            body.writeImmutableBuffer(buffer)
-            receiving.body = body
-        } else {
+        if receiving.body == nil {
             receiving.body = buffer
+        } else {
+            receiving.body!.writeImmutableBuffer(buffer)  // in place: the body has no other reference
         }
-        self.state = .receiving(receiving)
     }
 
     private func receiveEnd(context: ChannelHandlerContext) {
@@ -323,15 +328,15 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         // the next pipelined request at once.
         self.state = keepAlive ? .idle : .closing
         self.timeouts.answerEnding()
-        let accessLog = self.settings.accessLog
-        guard !keepAlive || (accessLog.isEnabled && bytes > Self.loggedAtHandOverBytes) else {
+        guard !keepAlive || (self.settings.accessLog.isEnabled && bytes > Self.loggedAtHandOverBytes) else {
             // Nothing to wait for: a small answer goes down with its end in one write (`ResponseEncoder`),
             // so it is logged as it is handed over (before, so that pipelined answers log in order), sparing
             // every request a promise, its future and a callback.
-            accessLog.record(method: exchange.method, path: exchange.path, status: status, bytes: bytes, since: exchange.start)
+            self.settings.accessLog.record(method: exchange.method, path: exchange.path, status: status, bytes: bytes, since: exchange.start)
             context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
+        let accessLog = self.settings.accessLog
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: written)
         let lingeringTimeout = self.settings.limits.lingeringCloseTimeout
