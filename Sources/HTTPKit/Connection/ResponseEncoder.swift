@@ -144,7 +144,7 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
             size += name.utf8.count + value.utf8.count + 4
             if ResponseHeadBuilder.sameName(name, "content-length"), let length = Int(value), length <= Self.coalescedBodyBytes {
                 bodyRoom = length
-            } else if ResponseHeadBuilder.sameName(name, "transfer-encoding"), Self.isChunked(value) {
+            } else if ResponseHeadBuilder.sameName(name, "transfer-encoding"), ResponseHeadBuilder.sameName(value, "chunked") {
                 chunked = true
             }
         }
@@ -221,18 +221,5 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
             UnsafeMutableRawBufferPointer(rebasing: space[offset..<(offset + utf8.count)]).copyMemory(from: UnsafeRawBufferPointer(utf8))
             return utf8.count
         }
-    }
-
-    private static func isChunked(_ value: String) -> Bool {
-        value.lowercased().split(separator: ",").last?.trimmingSpaces == "chunked"
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " || text.first == "\t" { text.removeFirst() }
-        while text.last == " " || text.last == "\t" { text.removeLast() }
-        return text
     }
 }

@@ -26,9 +26,14 @@ struct ResponseHeadBuilder: Sendable {
         self.defaultHeadersAreValid = Self.isValid(defaultHeaders)
         var lengths: UInt64 = 0
         for name in defaultHeaders.map(\.name) + Self.framingHeaders + ["date"] {
-            lengths |= name.utf8.count < 64 ? 1 << UInt64(name.utf8.count) : 1 << 63
+            lengths |= Self.lengthBit(name)
         }
         self.reservedNameLengths = lengths
+    }
+
+    /// A name's bit in `reservedNameLengths`: its length's, the last for 63 bytes and longer.
+    private static func lengthBit(_ name: String) -> UInt64 {
+        1 << UInt64(min(name.utf8.count, 63))
     }
 
     /// Whether a response's own headers leave the defaults and the framing to the builder: none of them is
@@ -36,8 +41,7 @@ struct ResponseHeadBuilder: Sendable {
     /// defaults are appended whole, not looked up and added one by one.
     private func leavesHeadToBuilder(_ own: HTTPHeaders) -> Bool {
         for (name, _) in own {
-            let length = name.utf8.count
-            guard self.reservedNameLengths & (length < 64 ? 1 << UInt64(length) : 1 << 63) != 0 else { continue }
+            guard self.reservedNameLengths & Self.lengthBit(name) != 0 else { continue }
             if Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
                 || self.defaultHeaders.contains(name: name) {
                 return false

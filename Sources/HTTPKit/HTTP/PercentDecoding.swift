@@ -13,7 +13,13 @@ public enum PercentDecoding {
         if !needsWork {
             return String(text)
         }
-        guard let bytes = decodedBytes(utf8, plusAsSpace: plusAsSpace) else { return nil }
+        return decode(bytes: utf8, plusAsSpace: plusAsSpace)
+    }
+
+    /// `encoded` decoded and checked as UTF-8, as `decode(_:plusAsSpace:)` does once it finds an escape: for the
+    /// parsers that walk a request line's bytes themselves and know where the escapes are.
+    public static func decode(bytes encoded: some Collection<UInt8>, plusAsSpace: Bool) -> String? {
+        guard let bytes = decodedBytes(encoded, plusAsSpace: plusAsSpace) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 

@@ -71,7 +71,7 @@ public struct Query: Sendable, Hashable, Sequence {
     /// The bytes of a name or value are a Swift string's, so valid UTF-8 as they are; decoded, they are checked.
     private static func decode(_ part: UnsafeBufferPointer<UInt8>, escaped: Bool) throws(HTTPError) -> String {
         guard escaped else { return String(decoding: part, as: UTF8.self) }
-        guard let bytes = PercentDecoding.decodedBytes(part, plusAsSpace: true), let decoded = String(validating: bytes, as: UTF8.self) else {
+        guard let decoded = PercentDecoding.decode(bytes: part, plusAsSpace: true) else {
             throw HTTPError(.badRequest, code: "bad_query", message: "The query string is not valid percent-encoded UTF-8.")
         }
         return decoded

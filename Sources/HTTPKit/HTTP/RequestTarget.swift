@@ -44,9 +44,7 @@ struct RequestTarget: Sendable, Equatable {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 let segment: String
                 if escaped {
-                    guard let decoded = PercentDecoding.decodedBytes(raw, plusAsSpace: false),
-                        let text = String(validating: decoded, as: UTF8.self)
-                    else {
+                    guard let text = PercentDecoding.decode(bytes: raw, plusAsSpace: false) else {
                         throw HTTPError.badRequest("The path is not valid percent-encoded UTF-8.", code: "bad_path")
                     }
                     segment = text

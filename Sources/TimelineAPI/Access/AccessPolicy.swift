@@ -113,7 +113,13 @@ struct AccessPolicy: Middleware {
     static func isPublic(_ request: Request) -> Bool {
         let segments = request.pathSegments
         // Compared element by element: array literals here were made on every request.
-        if segments.isEmpty || (segments.count == 1 && ["", "healthz", "session"].contains(segments[0])) { return true }
+        if segments.isEmpty { return true }
+        if segments.count == 1 {
+            switch segments[0] {
+            case "", "healthz", "session": return true
+            default: break
+            }
+        }
         if request.method == .GET || request.method == .HEAD {
             // A FHIR server's redirect back after sign-in: cross-site, so the SameSite=Strict session cookie
             // does not come with it; the `state` it carries is the credential (and the store must be open).
