@@ -1,7 +1,7 @@
 import HealthRecord
 
 /// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`,
-/// `timelineVitalSigns`): for a page too large to hold whole, which is then written as it is read. Each
+/// which brings the vital signs with the first type's entries): for a page too large to hold whole, which is then written as it is read. Each
 /// part is read in a snapshot of its own, at the patient's revision the page began at: a part read after
 /// the patient changed is refused (`StoreError.changedDuringRead`), so a page in parts never mixes two
 /// states of the record.
@@ -21,13 +21,9 @@ public struct TimelineCursor: Sendable, Equatable {
 }
 
 /// One part of a window's entries of one type, in (date, id) order; `next` is nil after the last part.
+/// `vitalSigns`: those of the same part, in the same order, when they were asked for with the type.
 public struct TimelineEntryPart: Sendable {
     public var entries: EntryList
-    public var next: TimelineCursor?
-}
-
-/// One part of a window's vital signs, in (date, id) order, with what the `vitals` groups need.
-public struct TimelineVitalSignPart: Sendable {
-    public var vitalSigns: [StoredEntry]
+    public var vitalSigns: [StoredEntry] = []
     public var next: TimelineCursor?
 }

@@ -12,15 +12,13 @@ import Store
 actor TimelineStream {
     /// Entries of one type read a part at a time: about 1 MB of JSON.
     static let entriesPerPart = 2_000
-    /// Vital signs read a part at a time (their groups are kept, compactly, until the array is written).
-    static let vitalSignsPerPart = 10_000
     /// A chunk is handed to the connection once this much is written.
     static let chunkBytes = 256 << 10
 
     private enum Stage {
         case opening
         case entries(array: Int, after: TimelineCursor?, opened: Bool)
-        case vitals(after: TimelineCursor?)
+        case vitals
         case writingVitals
         case closing
         case done
@@ -40,16 +38,14 @@ actor TimelineStream {
     private var nextOwnSign = 0
 
     private let entriesPerPart: Int
-    private let vitalSignsPerPart: Int
     private let chunkBytes: Int
 
     init(store: Store, head: TimelineHead, window: TimelineWindow, entriesPerPart: Int = TimelineStream.entriesPerPart,
-         vitalSignsPerPart: Int = TimelineStream.vitalSignsPerPart, chunkBytes: Int = TimelineStream.chunkBytes) {
+         chunkBytes: Int = TimelineStream.chunkBytes) {
         self.store = store
         self.head = head
         self.window = window
         self.entriesPerPart = entriesPerPart
-        self.vitalSignsPerPart = vitalSignsPerPart
         self.chunkBytes = chunkBytes
     }
 
@@ -71,13 +67,17 @@ actor TimelineStream {
                 stage = .entries(array: 0, after: nil, opened: false)
             case let .entries(array, after, opened):
                 guard array < TimelinePayload.entryArrays.count else {
-                    stage = .vitals(after: nil)
+                    stage = .vitals
                     continue
                 }
                 let (key, type) = TimelinePayload.entryArrays[array]
+                // Each type's read is a pass over the record's date index: the vital signs (kept, compactly, in their
+                // groups until their array is written) come with the first type's, not in a pass of their own.
+                let withVitalSigns = array == 0
                 let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: type,
-                                                           from: window.start, to: window.end, after: after,
-                                                           limit: entriesPerPart, annotated: annotated)
+                                                           withVitalSigns: withVitalSigns, from: window.start, to: window.end,
+                                                           after: after, limit: entriesPerPart, annotated: annotated)
+                gather(part.vitalSigns)
                 var isOpen = opened
                 if !part.entries.isEmpty {
                     if !isOpen {
@@ -94,30 +94,11 @@ actor TimelineStream {
                     if isOpen { json.endArray() }
                     stage = .entries(array: array + 1, after: nil, opened: false)
                 }
-            case let .vitals(after):
-                if after == nil {
-                    vitalGroups.reserve(try await store.timelineVitalSignCounts(patientID: head.patientID, revision: head.revision,
-                                                                                from: window.start, to: window.end))
-                }
-                let part = try await store.timelineVitalSigns(patientID: head.patientID, revision: head.revision,
-                                                              from: window.start, to: window.end, after: after,
-                                                              limit: vitalSignsPerPart)
-                // As `TimelineSnapshot.merging`: a reading goes before the first imported sign after it.
-                for sign in part.vitalSigns {
-                    while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
-                        vitalGroups.add(ownSigns[nextOwnSign])
-                        nextOwnSign += 1
-                    }
-                    vitalGroups.add(sign)
-                }
-                if let next = part.next {
-                    stage = .vitals(after: next)
-                } else {
-                    for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
-                    vitalsWriting = TimelinePayload.VitalsWriting(vitalGroups.groups)
-                    vitalGroups = VitalGroups.Builder()
-                    stage = .writingVitals
-                }
+            case .vitals:
+                for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
+                vitalsWriting = TimelinePayload.VitalsWriting(vitalGroups.groups)
+                vitalGroups = VitalGroups.Builder()
+                stage = .writingVitals
             case .writingVitals:
                 // The groups' JSON is as long as their entries' would be: written a chunk at a time too.
                 if vitalsWriting.write(to: &json, until: chunkBytes) {
@@ -135,6 +116,18 @@ actor TimelineStream {
                 return rest.isEmpty ? nil : ByteBuffer(bytes: rest)
             }
             if json.bytes.count >= chunkBytes { return ByteBuffer(bytes: json.takeBytes()) }
+        }
+    }
+
+    /// Vital signs read, into their groups. As `TimelineSnapshot.merging`: a reading of the person's own goes
+    /// before the first imported sign after it.
+    private func gather(_ signs: [StoredEntry]) {
+        for sign in signs {
+            while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
+                vitalGroups.add(ownSigns[nextOwnSign])
+                nextOwnSign += 1
+            }
+            vitalGroups.add(sign)
         }
     }
 }

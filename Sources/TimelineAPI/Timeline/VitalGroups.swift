@@ -18,11 +18,6 @@ struct CompactStrings: Equatable, Sequence {
 
     var count: Int { ends.count }
 
-    mutating func reserve(_ count: Int, bytesEach: Int) {
-        bytes.reserveCapacity(count * bytesEach)
-        ends.reserveCapacity(count)
-    }
-
     mutating func append(_ string: String) {
         bytes.append(contentsOf: string.utf8)
         ends.append(Int32(bytes.count))
@@ -59,16 +54,8 @@ enum VitalGroups {
     struct Builder {
         private var built: [VitalGroup] = []
         private var index: [String: Int] = [:]
-        /// Room to make in a group when it begins, by description (`reserve`).
-        private var expected: [String: Int] = [:]
         /// The group of the reading added last: readings of one kind come in runs.
         private var last: (description: String, position: Int)?
-
-        /// Makes room for about `counts` readings a group: a long record's groups then grow once, not by
-        /// doubling (which leaves up to half of each array unused, and copies it at each step).
-        mutating func reserve(_ counts: [String: Int]) {
-            expected = counts
-        }
 
         mutating func add(_ reading: StoredEntry) {
             guard let value = reading.value, let date = reading.date else { return }
@@ -81,15 +68,7 @@ enum VitalGroups {
             } else {
                 position = built.count
                 index[description] = position
-                var group = VitalGroup(description: description, units: reading.units)
-                if let count = expected[description] {
-                    // A little more than counted: the readings and the few signs that only span into the window.
-                    let room = count + count / 64 + 16
-                    group.values.reserveCapacity(room)
-                    group.dates.reserveCapacity(room)
-                    group.ids.reserve(room, bytesEach: reading.id.utf8.count)
-                }
-                built.append(group)
+                built.append(VitalGroup(description: description, units: reading.units))
             }
             last = (description, position)
             // Appended in place: copying a group out and back would make this quadratic.
