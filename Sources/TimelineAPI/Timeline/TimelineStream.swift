@@ -10,7 +10,7 @@ import Store
 /// Every part is read at the revision the page began at; when the record changes meanwhile, the stream
 /// fails and the connection is closed (the client sees a cut body, never a page of two states).
 actor TimelineStream {
-    /// Entries of one type read a part at a time: about 1 MB of JSON.
+    /// Rows read a part at a time: about 1 MB of one type's JSON (the first type's parts count its vital signs too).
     static let entriesPerPart = 2_000
     /// A chunk is handed to the connection once this much is written.
     static let chunkBytes = 256 << 10
