@@ -76,14 +76,18 @@ struct TimelineWindowQueryTests {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        func plan(_ sql: String) throws -> String {
+        func plan(_ sql: String, _ arguments: [any DatabaseValueConvertible] = ["p", 0, 1]) throws -> String {
             try store.readSync { db in
-                try db.rows("EXPLAIN QUERY PLAN " + sql, ["p", 0, 1]) { row in row.string(3) }
+                try db.rows("EXPLAIN QUERY PLAN " + sql, arguments) { row in row.string(3) }
             }.joined(separator: "\n")
         }
-        let dated = try plan(TimelineWindowQuery.datedInWindowSQL)
-        #expect(dated.contains("USING COVERING INDEX entries_by_date"), "\(dated)")
-        #expect(!dated.contains("TEMP B-TREE"), "\(dated)")
+        // By type, then date (migration 15): each type's range apart, in (date, id) order, no sort.
+        for (sql, arguments) in [(TimelineWindowQuery.datedInWindowSQL, ["p", 0, 1] as [any DatabaseValueConvertible]),
+                                 (TimelinePartsQuery.datedPartSQL, ["p", 0, 1, "result", 0, "", 10])] {
+            let dated = try plan(sql, arguments)
+            #expect(dated.contains("USING COVERING INDEX entries_by_type"), "\(dated)")
+            #expect(!dated.contains("TEMP B-TREE"), "\(dated)")
+        }
         let spanning = try plan(TimelineWindowQuery.spanningIntoWindowSQL)
         #expect(spanning.contains("USING COVERING INDEX entries_by_start"), "\(spanning)")
         #expect(spanning.contains("USING COVERING INDEX entries_by_end"), "\(spanning)")

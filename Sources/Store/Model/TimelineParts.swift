@@ -1,8 +1,7 @@
 import HealthRecord
 
-/// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`,
-/// which brings the vital signs with the first type's entries): for a page too large to hold whole, which
-/// is then written as it is read. Each part is read in a snapshot of its own, at the patient's revision the
+/// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`):
+/// for a page too large to hold whole, which is then written as it is read. Each part is read in a snapshot of its own, at the patient's revision the
 /// page began at: a part read after the patient changed is refused (`StoreError.changedDuringRead`), so a
 /// page in parts never mixes two states of the record.
 public struct TimelineOutline: Sendable {
@@ -21,7 +20,7 @@ public struct TimelineCursor: Sendable, Equatable {
 }
 
 /// One part of a window's entries of one type, in (date, id) order; `next` is nil after the last part.
-/// `vitalSigns`: those of the same part, in the same order, when they were asked for with the type.
+/// The vital signs' parts hold them in `vitalSigns`, not in `entries`.
 public struct TimelineEntryPart: Sendable {
     public var entries: EntryList
     public var vitalSigns: [StoredEntry] = []

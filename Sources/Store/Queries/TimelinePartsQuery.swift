@@ -6,15 +6,14 @@ import HealthRecord
 /// A type's entries in the window are, in (date, id) order: those whose start or end only lies in it and
 /// that are dated before it, those dated in it, and those dated after it. The first and the last are few
 /// (`TimelineWindowQuery.spanningIntoWindowSQL`) and are read whole with the first and the last part; the
-/// dated ones are read a part at a time along the covering date index, each part after the last (date, id)
-/// of the one before.
+/// dated ones are read a part at a time along the covering index by type and date (a type's range of its
+/// own, however long the record), each part after the last (date, id) of the one before.
 enum TimelinePartsQuery {
-    /// `?4` the type; `?8` a second type read in the same pass (the vital signs, with the page's first array),
-    /// or the same type again.
+    /// `?4` the type.
     static let datedPartSQL = """
         SELECT \(TimelineWindowQuery.timelineColumns)
-        FROM entries INDEXED BY entries_by_date
-        WHERE patient_id = ?1 AND date >= ?5 AND date <= ?3 AND (date > ?5 OR id > ?6) AND (type = ?4 OR type = ?8)
+        FROM entries INDEXED BY entries_by_type
+        WHERE patient_id = ?1 AND type = ?4 AND date >= ?5 AND date <= ?3 AND (date > ?5 OR id > ?6)
         ORDER BY date, id
         LIMIT ?7
         """
@@ -24,7 +23,7 @@ enum TimelinePartsQuery {
         FROM entries WHERE pk IN (
             SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
-        ) AND (type = ?4 OR type = ?5)
+        ) AND type = ?4
         ORDER BY date, id
         """
 
@@ -49,31 +48,30 @@ enum TimelinePartsQuery {
             annotations: annotations)
     }
 
-    /// One part of the window's entries of `type` (and of `alsoType`, read in the same pass): up to `limit`
-    /// dated ones after `after` (nil: the first part, which begins with those dated before the window), and
-    /// after the last dated one those dated after the window. Rows go to `add`.
-    static func part(patientID: String, revision: Int64, type: EntryType, alsoType: EntryType? = nil, from start: Int64, to end: Int64,
+    /// One part of the window's entries of `type`: up to `limit` dated ones after `after` (nil: the first part,
+    /// which begins with those dated before the window), and after the last dated one those dated after the
+    /// window. Rows go to `add`.
+    static func part(patientID: String, revision: Int64, type: EntryType, from start: Int64, to end: Int64,
                      after: TimelineCursor?, limit: Int, in db: Database, add: (Row) throws -> Void) throws -> TimelineCursor? {
         try checkRevision(revision, patientID: patientID, in: db)
-        let second = (alsoType ?? type).rawValue
         if after == nil {
             // The first part begins with those dated before the window (the others wait for the last part).
-            try db.statement(spanningSQL).forEach([patientID, start, end, type.rawValue, second]) { row in
+            try db.statement(spanningSQL).forEach([patientID, start, end, type.rawValue]) { row in
                 if let date = row.int64OrNil(3), date > end { return }
                 try add(row)
             }
         }
         var last: TimelineCursor?
         var count = 0
-        try db.statement(datedPartSQL).forEach([patientID, start, end, type.rawValue, after?.date ?? start, after?.id ?? "", Int64(limit),
-                                                second]) { row in
+        try db.statement(datedPartSQL).forEach([patientID, start, end, type.rawValue, after?.date ?? start, after?.id ?? "",
+                                                Int64(limit)]) { row in
             count += 1
             last = TimelineCursor(date: row.int64(3), id: row.string(2))
             try add(row)
         }
         if count == limit, let last { return last }
         // The last part: those dated after the window.
-        try db.statement(spanningSQL).forEach([patientID, start, end, type.rawValue, second]) { row in
+        try db.statement(spanningSQL).forEach([patientID, start, end, type.rawValue]) { row in
             guard let date = row.int64OrNil(3), date > end else { return }
             try add(row)
         }
@@ -87,17 +85,13 @@ extension Store {
         try await read { db in try TimelinePartsQuery.outline(patientID: patientID, revision: revision, from: start, to: end, in: db) }
     }
 
-    /// One part of the window's entries of `type` (not vital signs), each marked when `annotated` holds its id;
-    /// `withVitalSigns`: the vital signs of the same dates too, read in the same pass over the date index (each
-    /// type's read is a pass over the whole of a long record's index: the page's first array brings the vital
-    /// signs with it, which would otherwise take a pass of their own).
-    public func timelineEntries(patientID: String, revision: Int64, type: EntryType, withVitalSigns: Bool = false,
-                                from start: Int64, to end: Int64, after: TimelineCursor?, limit: Int,
-                                annotated: Set<String>) async throws(StoreError) -> TimelineEntryPart {
+    /// One part of the window's entries of `type`, each marked when `annotated` holds its id (for the vital
+    /// signs, `vitalSigns` holds them and `entries` is empty).
+    public func timelineEntries(patientID: String, revision: Int64, type: EntryType, from start: Int64, to end: Int64,
+                                after: TimelineCursor?, limit: Int, annotated: Set<String>) async throws(StoreError) -> TimelineEntryPart {
         try await readInBulk { db in
             var rows = TimelineWindowQuery.TimelineRows(annotated: annotated)
-            let next = try TimelinePartsQuery.part(patientID: patientID, revision: revision, type: type,
-                                                   alsoType: withVitalSigns ? .vitalSign : nil, from: start, to: end,
+            let next = try TimelinePartsQuery.part(patientID: patientID, revision: revision, type: type, from: start, to: end,
                                                    after: after, limit: limit, in: db) { row in try rows.add(row) }
             return TimelineEntryPart(entries: rows.sections[type] ?? EntryList(), vitalSigns: rows.vitalSigns, next: next)
         }

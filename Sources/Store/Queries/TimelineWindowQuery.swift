@@ -15,7 +15,7 @@ enum TimelineWindowQuery {
     /// How many columns `storedEntryColumns` lists: a query's own columns after them start here.
     static let storedEntryColumnCount = 19
     /// What the timeline reads: the stored JSON object of each entry, and what the vital-sign groups need.
-    /// All of them are in the `entries_by_date` index (migration 3).
+    /// All of them are in the `entries_by_type` index (migration 15).
     static let timelineColumns = "type, timeline_json, id, date, description, value, units"
 
     /// The rule as a condition on `entries` (?1 the patient, ?2…?3 the window): three index range scans,
@@ -36,13 +36,18 @@ enum TimelineWindowQuery {
         """
 
     /// The timeline's read, in two parts. Most entries of a window have their date in it: one range scan of
-    /// the covering date index gives them in (date, id) order, with no table lookup and no sort.
+    /// the covering index by type and date for each type gives them in (date, id) order within their type,
+    /// with no table lookup and no sort. A page gathers each type's entries apart (`TimelineRows`), so the
+    /// order across types does not matter.
     static let datedInWindowSQL = """
         SELECT \(timelineColumns)
-        FROM entries INDEXED BY entries_by_date
-        WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
-        ORDER BY date, id
+        FROM entries INDEXED BY entries_by_type
+        WHERE patient_id = ?1 AND type IN (\(typeList)) AND date BETWEEN ?2 AND ?3
+        ORDER BY type, date, id
         """
+
+    /// Every type's stored name, quoted for an `IN` list (names from `EntryType`, never from a user).
+    static let typeList = EntryType.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
 
     /// The rest: entries whose start or end lies in the window but whose date does not (something that
     /// began before the window and ended in it, say). Their date is then before the window or after it, so

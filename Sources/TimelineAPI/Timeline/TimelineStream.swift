@@ -10,7 +10,7 @@ import Store
 /// Every part is read at the revision the page began at; when the record changes meanwhile, the stream
 /// fails and the connection is closed (the client sees a cut body, never a page of two states).
 actor TimelineStream {
-    /// Rows read a part at a time: about 1 MB of one type's JSON (the first type's parts count its vital signs too).
+    /// Rows read a part at a time: about 1 MB of one type's JSON.
     static let entriesPerPart = 2_000
     /// A chunk is handed to the connection once this much is written.
     static let chunkBytes = 256 << 10
@@ -18,6 +18,7 @@ actor TimelineStream {
     private enum Stage {
         case opening
         case entries(array: Int, after: TimelineCursor?, opened: Bool)
+        case readingVitals(after: TimelineCursor?)
         case vitals
         case writingVitals
         case closing
@@ -67,17 +68,13 @@ actor TimelineStream {
                 stage = .entries(array: 0, after: nil, opened: false)
             case let .entries(array, after, opened):
                 guard array < TimelinePayload.entryArrays.count else {
-                    stage = .vitals
+                    stage = .readingVitals(after: nil)
                     continue
                 }
                 let (key, type) = TimelinePayload.entryArrays[array]
-                // Each type's read is a pass over the record's date index: the vital signs (kept, compactly, in their
-                // groups until their array is written) come with the first type's, not in a pass of their own.
-                let withVitalSigns = array == 0
                 let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: type,
-                                                           withVitalSigns: withVitalSigns, from: window.start, to: window.end,
-                                                           after: after, limit: entriesPerPart, annotated: annotated)
-                gather(part.vitalSigns)
+                                                           from: window.start, to: window.end, after: after,
+                                                           limit: entriesPerPart, annotated: annotated)
                 var isOpen = opened
                 if !part.entries.isEmpty {
                     if !isOpen {
@@ -94,6 +91,13 @@ actor TimelineStream {
                     if isOpen { json.endArray() }
                     stage = .entries(array: array + 1, after: nil, opened: false)
                 }
+            case let .readingVitals(after):
+                // Kept, compactly, in their groups until their array is written: groups are sorted by description.
+                let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: .vitalSign,
+                                                           from: window.start, to: window.end, after: after,
+                                                           limit: entriesPerPart, annotated: annotated)
+                gather(part.vitalSigns)
+                stage = part.next.map { .readingVitals(after: $0) } ?? .vitals
             case .vitals:
                 for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
                 vitalsWriting = TimelinePayload.VitalsWriting(vitalGroups.groups)
