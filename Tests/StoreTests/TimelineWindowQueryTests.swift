@@ -65,7 +65,7 @@ struct TimelineWindowQueryTests {
         let plan = try store.readSync { db in
             try db.rows("EXPLAIN QUERY PLAN " + TimelineWindowQuery.sql, ["p", 0, 1]) { row in row.string(3) }
         }.joined(separator: "\n")
-        #expect(plan.contains("entries_by_date"), "\(plan)")
+        #expect(plan.contains("entries_by_type"), "\(plan)")
         #expect(plan.contains("entries_by_start"), "\(plan)")
         #expect(plan.contains("entries_by_end"), "\(plan)")
         #expect(!plan.contains("SCAN TABLE entries\n") && !plan.hasSuffix("SCAN TABLE entries"), "\(plan)")
@@ -103,18 +103,29 @@ struct TimelineWindowQueryTests {
         #expect(!earliest.contains("SCAN TABLE entries"), "\(earliest)")
     }
 
-    @Test("the export reads entries in the date index's order: no sort of the record in memory")
+    @Test("the export reads each type's entries in the index's order, merged: no sort of the record in memory")
     func exportPlans() throws {
         let dir = TemporaryDirectory()
         let (store, _, _) = try makeStore(in: dir)
         defer { store.close() }
-        for (sql, arguments) in [(RecordExportQuery.datedEntries, ["p", 0, "", 10] as [any DatabaseValueConvertible]),
-                                 (RecordExportQuery.undatedEntries, ["p", "", 10])] {
+        for type in EntryType.allCases {
+            for (condition, arguments) in [(RecordExportQuery.datedCondition, ["p", 0, ""] as [any DatabaseValueConvertible]),
+                                           (RecordExportQuery.undatedCondition, ["p", ""])] {
+                let sql = EntriesByDateQuery.sql(columns: RecordExportQuery.columns, type: type, condition: condition)
+                let plan = try store.readSync { db in
+                    try db.rows("EXPLAIN QUERY PLAN " + sql, arguments) { row in row.string(3) }
+                }.joined(separator: "\n")
+                #expect(plan.contains("INDEX entries_by_type (patient_id=? AND type=? AND date"), "\(plan)")
+                #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+            }
+        }
+        // A record's span and its earliest time: a seek into each type's range, never a scan.
+        for sql in [EntriesByDateQuery.earliestDateSQL, EntriesByDateQuery.latestDateSQL, Store.earliestTimeSQL] {
             let plan = try store.readSync { db in
-                try db.rows("EXPLAIN QUERY PLAN " + sql, arguments) { row in row.string(3) }
+                try db.rows("EXPLAIN QUERY PLAN " + sql, ["p"]) { row in row.string(3) }
             }.joined(separator: "\n")
-            #expect(plan.contains("INDEX entries_by_date"), "\(plan)")
-            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+            #expect(plan.contains("entries_by_type"), "\(plan)")
+            #expect(!plan.contains("SCAN"), "\(plan)")
         }
     }
 

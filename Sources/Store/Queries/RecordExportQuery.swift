@@ -5,26 +5,20 @@ import HealthRecord
 enum RecordExportQuery {
     static func read<W: RecordExportWriter>(patientID: String, into writer: inout W, in db: Database) throws -> Bool {
         guard try head(patientID: patientID, into: &writer, in: db) != nil else { return false }
-        // In the date index's order, as the parts are read: one `ORDER BY date IS NULL, date, id` made SQLite
+        // In date order along the index, as the parts are read: one `ORDER BY date IS NULL, date, id` made SQLite
         // sort every row, sources and all, in memory first (430 MB for a 1,000,000-entry record).
         _ = try entries(patientID: patientID, after: nil, limit: .max, into: &writer, in: db)
         try tail(patientID: patientID, into: &writer, in: db)
         return true
     }
 
-    /// The dated entries from a (date, id) on, in that order (`?1` patient, `?2` date, `?3` id, `?4` limit):
-    /// a range of the date index, no sort.
-    static let datedEntries = """
-        SELECT \(TimelineWindowQuery.storedEntryColumns), source_entry_id, raw
-        FROM entries WHERE patient_id = ?1 AND date >= ?2 AND (date > ?2 OR id > ?3)
-        ORDER BY date, id LIMIT ?4
-        """
-    /// The undated entries after an id, by id (`?1` patient, `?2` id, `?3` limit).
-    static let undatedEntries = """
-        SELECT \(TimelineWindowQuery.storedEntryColumns), source_entry_id, raw
-        FROM entries WHERE patient_id = ?1 AND date IS NULL AND id > ?2
-        ORDER BY id LIMIT ?3
-        """
+    /// What an exported entry is read from; the id and the date are its columns 0 and 3.
+    static let columns = "\(TimelineWindowQuery.storedEntryColumns), source_entry_id, raw"
+    /// The dated entries after a (date, id) (`?2` date, `?3` id), in that order: each type's range of the
+    /// index by type and date, merged (`EntriesByDateQuery`), no sort.
+    static let datedCondition = "date >= ?2 AND (date > ?2 OR id > ?3)"
+    /// The undated entries after an id (`?2`), by id.
+    static let undatedCondition = "date IS NULL AND id > ?2"
 
     static func exportedEntry(_ row: Row) throws -> ExportedEntry {
         ExportedEntry(entry: try TimelineWindowQuery.storedEntry(row), sourceEntryID: row.stringOrNil("source_entry_id"),
@@ -73,17 +67,17 @@ enum RecordExportQuery {
         var last: RecordExportCursor?
         if case .undated = after {} else {
             let (date, id): (Int64, String) = if case let .dated(date, id) = after { (date, id) } else { (.min, "") }
-            try db.statement(datedEntries).forEach([patientID, date, id, Int64(limit)]) { row in
-                count += 1
-                last = .dated(row.int64("date"), row.string("id"))
+            count = try EntriesByDateQuery.forEach(columns: columns, dateColumn: 3, idColumn: 0, condition: datedCondition,
+                                                   patientID: patientID, arguments: [date, id], limit: limit, in: db) { row in
+                last = .dated(row.int64(3), row.string(0))
                 writer.entry(try exportedEntry(row))
             }
             if count == limit { return last }
         }
         let afterID = if case let .undated(id) = after { id } else { "" }
-        try db.statement(undatedEntries).forEach([patientID, afterID, Int64(limit - count)]) { row in
-            count += 1
-            last = .undated(row.string("id"))
+        count += try EntriesByDateQuery.forEach(columns: columns, dateColumn: 3, idColumn: 0, condition: undatedCondition,
+                                                patientID: patientID, arguments: [afterID], limit: limit - count, in: db) { row in
+            last = .undated(row.string(0))
             writer.entry(try exportedEntry(row))
         }
         return count == limit ? last : nil

@@ -1,8 +1,8 @@
 import HealthRecord
 
 /// When a patient's record begins and ends: the dates of their first and last entry (an entry's date is
-/// the first of its time, start and end). Each bound is one index seek (min and max of the indexed date),
-/// so listing a family with its spans costs next to nothing however long the records are. Posts are not
+/// the first of its time, start and end). Each bound is a seek into each type's range of the index by type
+/// and date (`EntriesByDateQuery`), so listing a family with its spans costs next to nothing however long the records are. Posts are not
 /// entries of the record and do not count (the `all` page's start, which counts them, is the head's).
 public struct RecordSpan: Sendable, Equatable {
     public var earliest: Int64?
@@ -12,8 +12,8 @@ public struct RecordSpan: Sendable, Equatable {
 enum RecordSpanQuery {
     static func span(patientID: String, in db: Database) throws -> RecordSpan {
         // Two statements: SQLite answers a lone min() or max() from the index's end, not both at once.
-        RecordSpan(earliest: try db.scalar("SELECT min(date) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self),
-                   latest: try db.scalar("SELECT max(date) FROM entries WHERE patient_id = ?", [patientID], as: Int64.self))
+        RecordSpan(earliest: try db.scalar(EntriesByDateQuery.earliestDateSQL, [patientID], as: Int64.self),
+                   latest: try db.scalar(EntriesByDateQuery.latestDateSQL, [patientID], as: Int64.self))
     }
 }
 

@@ -38,7 +38,7 @@ extension Store {
     /// The earliest date, start, end, post or reading of a patient (`?1`): each the first row of an index.
     static let earliestTimeSQL = """
             SELECT min(m) FROM (
-                SELECT min(date) AS m FROM entries WHERE patient_id = ?1
+                \(EntriesByDateQuery.dateBoundsSQL("min"))
                 UNION ALL SELECT min(start_time) FROM entries WHERE patient_id = ?1 AND start_time IS NOT NULL
                 UNION ALL SELECT min(end_time) FROM entries WHERE patient_id = ?1 AND end_time IS NOT NULL
                 UNION ALL SELECT min(created_at) FROM timeline_entries WHERE patient_id = ?1

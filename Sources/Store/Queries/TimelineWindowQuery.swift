@@ -22,7 +22,7 @@ enum TimelineWindowQuery {
     /// united. The linked timeline reads by it too.
     static let inWindowCondition = """
         pk IN (
-            SELECT pk FROM entries WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3
+            SELECT pk FROM entries WHERE patient_id = ?1 AND type IN (\(typeList)) AND date BETWEEN ?2 AND ?3
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3
         )

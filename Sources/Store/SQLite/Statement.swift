@@ -113,6 +113,28 @@ public final class Statement {
         }
     }
 
+    /// Binds `values` for a read a row at a time (`nextRow`), for reading several statements side by side as a
+    /// merge does; `reset` ends it early.
+    func begin(_ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
+        try bind(values)
+    }
+
+    /// The next row of a read begun with `begin`, valid until the statement steps again; nil after the last
+    /// (the statement is then reset).
+    func nextRow() throws(DatabaseError) -> Row? {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return Row(statement: self) }
+        let error = rc == SQLITE_DONE ? nil : database.error(code: rc, sql: sql)
+        sqlite3_reset(handle)
+        if let error { throw error }
+        return nil
+    }
+
+    /// Ends a read before its last row.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
     /// Runs a query and maps each row.
     public func map<T>(_ values: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> [T] {
         var result: [T] = []
