@@ -63,13 +63,12 @@ enum EntriesByDateQuery {
     private struct Head {
         let row: Row
         let date: Int64?
-        /// As SQLite compares text (bytes, then length).
-        let id: [UInt8]
+        let idColumn: Int
 
         init(_ row: Row, dateColumn: Int, idColumn: Int) {
             self.row = row
             date = row.int64OrNil(dateColumn)
-            id = row.withText(idColumn) { Array($0) }
+            self.idColumn = idColumn
         }
 
         func precedes(_ other: Head) -> Bool {
@@ -77,7 +76,10 @@ enum EntriesByDateQuery {
             case let (a?, b?) where a != b: return a < b
             case (nil, _?): return true
             case (_?, nil): return false
-            default: return id.lexicographicallyPrecedes(other.id)
+            default:
+                // The same date (rare): by id, as SQLite compares text (bytes, then length). Each row stays valid
+                // until its own statement steps.
+                return row.withText(idColumn) { id in other.row.withText(other.idColumn) { id.lexicographicallyPrecedes($0) } }
             }
         }
     }
