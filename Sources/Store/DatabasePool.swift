@@ -19,11 +19,16 @@ final class DatabasePool: Sendable {
     private let freeReaders: Mutex<[UnsafeDatabaseBox]>
     private let openReader: @Sendable () throws -> Database
     private let closed = Atomic<Bool>(false)
-    /// One more reader for long reads in many parts (a long record's page written as it is read), on a
-    /// queue of its own, with a small page cache: such reads go through the whole record and would otherwise
-    /// fill every reader's cache with pages read once. Parts of several such reads take turns on it.
-    private let bulkQueue = DispatchQueue(label: "hreaderd.store.bulk-reader")
-    private let bulkBox = UnsafeDatabaseBox(nil)
+    /// Readers apart for long reads in many parts (a long record's page written as it is read), with a small
+    /// page cache each: such reads go through the whole record and would otherwise fill every reader's cache
+    /// with pages read once. Parts of several such reads take turns on them.
+    private let bulkQueue = DispatchQueue(label: "hreaderd.store.bulk-readers", attributes: .concurrent)
+    private let bulkSlots = DispatchSemaphore(value: DatabasePool.bulkReaders)
+    private let freeBulkReaders = Mutex<[UnsafeDatabaseBox]>([])
+
+    /// How many bulk readers there are (opened when first needed): two, so that a page's vital signs are read
+    /// beside its entry arrays, or two clients' pages side by side, on a machine of two cores.
+    static let bulkReaders = 2
 
     /// The bulk reader's page cache, in KiB.
     static let bulkReaderCacheKiB = 2 * 1024
@@ -76,29 +81,38 @@ final class DatabasePool: Sendable {
         }
     }
 
-    /// Runs `body` in one snapshot on the bulk reader (opened when first needed).
+    /// Runs `body` in one snapshot on a bulk reader (opened when first needed).
     func readInBulk<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             bulkQueue.async { [self] in
                 continuation.resume(with: Result { () throws -> T in
                     guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
-                    if bulkBox.database == nil {
-                        let db = try openReader()
-                        try db.execute("PRAGMA cache_size = -\(Self.bulkReaderCacheKiB)")
-                        bulkBox.database = db
-                    }
-                    guard let db = bulkBox.database else { throw StoreError.closed }
+                    bulkSlots.wait()
+                    defer { bulkSlots.signal() }
+                    let box = try freeBulkReaders.withLock { $0.popLast() } ?? UnsafeDatabaseBox(openBulkReader())
+                    defer { if !closed.load(ordering: .acquiring) { freeBulkReaders.withLock { $0.append(box) } } }
+                    guard let db = box.database else { throw StoreError.closed }
                     return try db.transaction(.deferred) { try body($0) }
                 })
             }
         }
     }
 
+    private func openBulkReader() throws -> Database {
+        let db = try openReader()
+        try db.execute("PRAGMA cache_size = -\(Self.bulkReaderCacheKiB)")
+        return db
+    }
+
     /// Closes every connection; later calls fail with `StoreError.closed`. Waits for running work.
     func close() {
         closed.store(true, ordering: .releasing)
         writerQueue.sync { writerBox.database = nil }
-        bulkQueue.sync { bulkBox.database = nil }
+        bulkQueue.sync(flags: .barrier) {}
+        freeBulkReaders.withLock { readers in
+            for box in readers { box.database = nil }
+            readers.removeAll()
+        }
         freeReaders.withLock { readers in
             for box in readers { box.database = nil }
             readers.removeAll()

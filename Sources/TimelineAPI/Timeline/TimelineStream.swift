@@ -18,7 +18,6 @@ actor TimelineStream {
     private enum Stage {
         case opening
         case entries(array: Int, after: TimelineCursor?, opened: Bool)
-        case readingVitals(after: TimelineCursor?)
         case vitals
         case writingVitals
         case closing
@@ -32,11 +31,10 @@ actor TimelineStream {
     private var json = JSONWriter(capacity: chunkBytes * 2)
     private var outline: TimelineOutline?
     private var annotated: Set<String> = []
-    private var vitalGroups = VitalGroups.Builder()
+    /// The vital signs' groups, read by a task of their own from the page's start, beside the entry arrays (on
+    /// a second bulk reader): the groups are held until their array is written in any case.
+    private var vitalsReading: Task<[VitalGroup], any Error>?
     private var vitalsWriting = TimelinePayload.VitalsWriting([])
-    /// The person's own readings as vital signs, merged into the imported ones by date as they come.
-    private var ownSigns: [StoredEntry] = []
-    private var nextOwnSign = 0
 
     private let entriesPerPart: Int
     private let chunkBytes: Int
@@ -63,12 +61,15 @@ actor TimelineStream {
                                                               from: window.start, to: window.end)
                 self.outline = outline
                 annotated = Set(outline.annotations.keys)
-                ownSigns = outline.readings.flatMap(\.vitalSigns)
+                vitalsReading = Task { [store, head, window, annotated, entriesPerPart] in
+                    try await Self.vitalGroups(store: store, head: head, window: window, annotated: annotated,
+                                               ownSigns: outline.readings.flatMap(\.vitalSigns), entriesPerPart: entriesPerPart)
+                }
                 TimelinePayload.writeOpening(outline.patient, window: window, to: &json)
                 stage = .entries(array: 0, after: nil, opened: false)
             case let .entries(array, after, opened):
                 guard array < TimelinePayload.entryArrays.count else {
-                    stage = .readingVitals(after: nil)
+                    stage = .vitals
                     continue
                 }
                 let (key, type) = TimelinePayload.entryArrays[array]
@@ -91,17 +92,10 @@ actor TimelineStream {
                     if isOpen { json.endArray() }
                     stage = .entries(array: array + 1, after: nil, opened: false)
                 }
-            case let .readingVitals(after):
-                // Kept, compactly, in their groups until their array is written: groups are sorted by description.
-                let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: .vitalSign,
-                                                           from: window.start, to: window.end, after: after,
-                                                           limit: entriesPerPart, annotated: annotated)
-                gather(part.vitalSigns)
-                stage = part.next.map { .readingVitals(after: $0) } ?? .vitals
             case .vitals:
-                for sign in ownSigns[nextOwnSign...] { vitalGroups.add(sign) }
-                vitalsWriting = TimelinePayload.VitalsWriting(vitalGroups.groups)
-                vitalGroups = VitalGroups.Builder()
+                guard let vitalsReading else { throw StoreError.changedDuringRead }
+                vitalsWriting = TimelinePayload.VitalsWriting(try await vitalsReading.value)
+                self.vitalsReading = nil
                 stage = .writingVitals
             case .writingVitals:
                 // The groups' JSON is as long as their entries' would be: written a chunk at a time too.
@@ -123,15 +117,30 @@ actor TimelineStream {
         }
     }
 
-    /// Vital signs read, into their groups. As `TimelineSnapshot.merging`: a reading of the person's own goes
-    /// before the first imported sign after it.
-    private func gather(_ signs: [StoredEntry]) {
-        for sign in signs {
-            while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
-                vitalGroups.add(ownSigns[nextOwnSign])
-                nextOwnSign += 1
+    /// The window's vital signs in their groups, read a part at a time. As `TimelineSnapshot.merging`: a reading
+    /// of the person's own goes before the first imported sign after it.
+    private static func vitalGroups(store: Store, head: TimelineHead, window: TimelineWindow, annotated: Set<String>,
+                                    ownSigns: [StoredEntry], entriesPerPart: Int) async throws -> [VitalGroup] {
+        var groups = VitalGroups.Builder()
+        var nextOwnSign = 0
+        var after: TimelineCursor?
+        repeat {
+            try Task.checkCancellation()
+            let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: .vitalSign,
+                                                       from: window.start, to: window.end, after: after,
+                                                       limit: entriesPerPart, annotated: annotated)
+            for sign in part.vitalSigns {
+                while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
+                    groups.add(ownSigns[nextOwnSign])
+                    nextOwnSign += 1
+                }
+                groups.add(sign)
             }
-            vitalGroups.add(sign)
-        }
+            after = part.next
+        } while after != nil
+        for sign in ownSigns[nextOwnSign...] { groups.add(sign) }
+        return groups.groups
     }
+
+    deinit { vitalsReading?.cancel() }
 }
