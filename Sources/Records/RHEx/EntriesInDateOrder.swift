@@ -3,10 +3,11 @@ import HealthRecord
 /// A record's entries read a type at a time and handed on by date: of the entries each type's cursor is at,
 /// the earliest first (an entry without a date after every dated one). A record's sections each run
 /// roughly in date order, so what comes out is close to the record's entries sorted by date, and the store
-/// writes them so: its date index, the widest (it holds each entry's timeline JSON), then grows near its end
-/// rather than being swept once a section, every page read back and written again. Measured with a
-/// 1,000,000-entry record, section after section: 1.9 times the database's size written before the commit
-/// and 0.9 GB read back; by date: 1.1 times and 0.2 GB (`docs/benchmarks.md`).
+/// writes them so: its index by date, the widest, then grew near its end rather than being swept once a
+/// section, every page read back and written again. Measured with a 1,000,000-entry record, section after
+/// section: 1.9 times the database's size written before the commit and 0.9 GB read back; by date: 1.1
+/// times and 0.2 GB (`docs/benchmarks.md`). The widest index is by type, then date, since (migration 15):
+/// each type's range grows at its end either way, and the table's rows still lie in date order.
 ///
 /// Each type's entries keep their document order, so ids are the ones the record read whole gets.
 struct EntriesInDateOrder {

@@ -105,7 +105,7 @@ extension Store {
     /// `inSlices` (a long window of a long record: the `all` page of 100,000 entries): the window is cut in
     /// `parallelSlices` slices by date, which two readers read at once, each taking the next slice left; the
     /// slices are kept only when all were read at the same revision of the patient (otherwise the window is
-    /// read again, whole). Most of such a read is decrypting the date index's pages, which then takes two
+    /// read again, whole). Most of such a read is decrypting the timeline index's pages, which then takes two
     /// cores where it took one. Slices, not halves: a record's entries are rarely spread evenly over its years.
     public func timelineSnapshot(patientID: String, members: [String]? = nil, from start: Int64, to end: Int64,
                                  inSlices: Bool = false) async throws(StoreError) -> TimelineSnapshot? {

@@ -22,7 +22,7 @@ final class TimelineReader: Sendable {
     public static let defaultStreamedPageEntries = 200_000
 
     /// The `all` and `decade` pages of a record of this many entries or more are read in slices, by two
-    /// readers at once (`Store.timelineSnapshot(inSlices:)`): reading, mostly decrypting the date index, is
+    /// readers at once (`Store.timelineSnapshot(inSlices:)`): reading, mostly decrypting the timeline's index, is
     /// most of such a page's time, and a short page would pay a second reader for nothing.
     static let slicedReadEntries = 20_000
 
