@@ -63,6 +63,21 @@ struct ShareRouteTests {
         }
     }
 
+    @Test("an entry's source goes with it: an allergy's reaction from its FHIR source in the IPS and the CCD's narrative")
+    func allergyReactionFromSource() async throws {
+        try await ServedApp.with(records: [SummaryRouteTests.record()]) { served in
+            let id = SummaryRouteTests.patientID
+            let bundle = try await served.client.get("/patients/\(id)/ips.json").object
+            let allergy = try #require(Self.resources(bundle, "AllergyIntolerance").first)
+            let reaction = (allergy["reaction"] as? [[String: Any]])?.first
+            let manifestation = (reaction?["manifestation"] as? [[String: Any]])?.first
+            #expect(manifestation?["text"] as? String == "Hives", "\(allergy)")
+            let ccd = try await served.client.get("/patients/\(id)/ccda.xml")
+            #expect(ccd.status == 200)
+            #expect(ccd.text.contains("Hives"))
+        }
+    }
+
     @Test("a death one linked part records is the person's: deceasedDateTime in the IPS, sdtc:deceasedTime in the CCD")
     func deceasedLinkedPart() async throws {
         try await ServedApp.with(records: [Self.clinic]) { served in

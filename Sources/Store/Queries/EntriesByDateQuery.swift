@@ -3,14 +3,16 @@ import HealthRecord
 /// A patient's entries in (date, id) order across every type: each type's range of the covering index by
 /// type and date (migration 15) read side by side, a row at a time, and merged. The store keeps no index by
 /// date alone: every entry of every import would pay for it (12 % of the dense million's import, measured),
-/// for the few reads that go by date across types, such as the export's parts.
+/// for the few reads that go by date across types: the export's parts, the summary's entries. (A sort would
+/// hold the record in memory: `ORDER BY date, id` over the summary's types sorted most of a million-entry
+/// record, 480 MiB at the daemon's peak.)
 enum EntriesByDateQuery {
-    /// One type's read: `columns` of the entries of `?1` (the patient) and `type` that meet `condition`, in
-    /// (date, id) order along the index (an undated entry first, as SQLite orders NULL).
-    static func sql(columns: String, type: EntryType, condition: String) -> String {
+    /// One type's read: `columns` of the entries of `?1` (the patient) and `type` that meet `condition` (if
+    /// any), in (date, id) order along the index (an undated entry first, as SQLite orders NULL).
+    static func sql(columns: String, type: EntryType, condition: String?) -> String {
         """
         SELECT \(columns) FROM entries INDEXED BY entries_by_type
-        WHERE patient_id = ?1 AND type = '\(type.rawValue)' AND \(condition)
+        WHERE patient_id = ?1 AND type = '\(type.rawValue)'\(condition.map { " AND \($0)" } ?? "")
         ORDER BY date, id
         """
     }
@@ -31,15 +33,16 @@ enum EntriesByDateQuery {
     static let earliestDateSQL = dateBoundSQL("min")
     static let latestDateSQL = dateBoundSQL("max")
 
-    /// Hands `body` the rows of `sql(columns:type:condition:)` of every type, merged in (date, id) order, up to
-    /// `limit` of them; how many it handed. `dateColumn` and `idColumn`: where `columns` has the date and the
-    /// id. `arguments` are bound from `?2` on.
-    static func forEach(columns: String, dateColumn: Int, idColumn: Int, condition: String, patientID: String,
-                        arguments: [any DatabaseValueConvertible], limit: Int, in db: Database,
-                        _ body: (Row) throws -> Void) throws -> Int {
+    /// Hands `body` the rows of `sql(columns:type:condition:)` of each of `types`, merged in (date, id) order,
+    /// up to `limit` of them; how many it handed. `dateColumn` and `idColumn`: where `columns` has the date and
+    /// the id. `arguments` are bound from `?2` on.
+    @discardableResult
+    static func forEach(columns: String, dateColumn: Int, idColumn: Int, types: [EntryType] = TimelineWindowQuery.types,
+                        condition: String? = nil, patientID: String, arguments: [any DatabaseValueConvertible] = [],
+                        limit: Int = .max, in db: Database, _ body: (Row) throws -> Void) throws -> Int {
         var heads: [Head] = []
         defer { for head in heads { head.row.statement.reset() } }
-        for type in TimelineWindowQuery.types {
+        for type in types {
             let statement = try db.statement(sql(columns: columns, type: type, condition: condition))
             try statement.begin([patientID] + arguments)
             if let row = try statement.nextRow() { heads.append(Head(row, dateColumn: dateColumn, idColumn: idColumn)) }

@@ -4,6 +4,10 @@ import HealthRecord
 /// each fact once by the timeline's rule (`LinkedTimelineQuery.factKey`), the entries the person struck out left
 /// out and counted, their notes kept with the entries.
 enum SharedRecordQuery {
+    /// An entry and its source's JSON (column `TimelineWindowQuery.storedEntryColumnCount`); the id and the date
+    /// are columns 0 and 3.
+    static let columns = "\(TimelineWindowQuery.storedEntryColumns), raw"
+
     static func read(patientID: String, in db: Database) throws -> SharedRecord? {
         guard try db.scalar("SELECT 1 FROM patients WHERE id = ?", [patientID], as: Int64.self) != nil else { return nil }
         let (head, members) = try LinkQueries.person(of: patientID, in: db)
@@ -26,10 +30,6 @@ enum SharedRecordQuery {
         }
         var identifiers: [PatientIdentifier] = []
         var indexOfFact: [String: Int] = [:]
-        let entries = try db.statement("""
-            SELECT \(TimelineWindowQuery.storedEntryColumns), raw FROM entries WHERE patient_id = ?
-            ORDER BY date IS NULL, date, id
-            """)
         for member in members {
             if let source = try db.scalar("SELECT s.name FROM patients p JOIN sources s ON s.id = p.source_id WHERE p.id = ?",
                                           [member], as: String.self), !record.sources.contains(source) {
@@ -50,14 +50,17 @@ enum SharedRecordQuery {
                     let identifier = PatientIdentifier(system: row.string("system"), value: row.string("value"))
                     if !identifiers.contains(identifier) { identifiers.append(identifier) }
                 }
-            try entries.forEach([member]) { row in
+            // Dated entries by date, then undated ones: each type's range of the index, merged (no sort of the
+            // record in memory).
+            let add = { (row: Row) throws -> Void in
                 let entry = try TimelineWindowQuery.storedEntry(row)
                 let annotation = annotations[entry.id]
                 if annotation?.struck == true {
                     record.struck[entry.type, default: 0] += 1
                     return
                 }
-                let item = SharedRecord.Item(entry: entry, rawJSON: row.string(12), note: annotation?.note)
+                let item = SharedRecord.Item(entry: entry, rawJSON: row.string(TimelineWindowQuery.storedEntryColumnCount),
+                                             note: annotation?.note)
                 guard members.count > 1 else { record.items.append(item); return }
                 // A fact two linked sources both hold goes once (the timeline's rule); a note on either stays with it.
                 guard let key = LinkedTimelineQuery.factKey(type: entry.type, codes: entry.codesJSON, date: entry.date,
@@ -71,6 +74,10 @@ enum SharedRecordQuery {
                 }
                 indexOfFact[key] = record.items.count
                 record.items.append(item)
+            }
+            for condition in ["date IS NOT NULL", "date IS NULL"] {
+                try EntriesByDateQuery.forEach(columns: Self.columns, dateColumn: 3, idColumn: 0, condition: condition,
+                                               patientID: member, in: db, add)
             }
             record.readings += try ReadingQueries.readings(patientID: member, in: db)
         }

@@ -2,6 +2,10 @@ import HealthRecord
 
 /// The summary's one read (`SummarySource`): only the entry types its modules read, in one snapshot.
 enum SummaryQuery {
+    /// An entry as the summary reads it, and an allergy's source (for its reaction and severity). The id and
+    /// the date are columns 0 and 3.
+    static let columns = "\(TimelineWindowQuery.storedEntryColumns), CASE WHEN type = 'allergy' THEN raw END AS allergy_raw"
+
     /// `types` are held in the source; `measured` are handed to `sink` one by one (a type may be both).
     static func read(patientID: String, types: Set<EntryType>, measured: Set<EntryType> = [], sink: (any StoredEntrySink)? = nil,
                      readings withReadings: Bool, posts withPosts: Bool, in db: Database) throws -> SummarySource? {
@@ -17,15 +21,12 @@ enum SummaryQuery {
         var allergySources: [String: String] = [:]
         var seen: Set<String> = []
         let handed = sink == nil ? [] : measured
-        let typeList = types.union(handed).map(\.rawValue).sorted()
-        if !typeList.isEmpty {
-            let placeholders = typeList.map { _ in "?" }.joined(separator: ", ")
-            let statement = try db.statement("""
-                SELECT \(TimelineWindowQuery.storedEntryColumns), CASE WHEN type = 'allergy' THEN raw END AS allergy_raw
-                FROM entries WHERE patient_id = ? AND type IN (\(placeholders)) ORDER BY date, id
-                """)
+        let read = types.union(handed).sorted { $0.rawValue < $1.rawValue }
+        if !read.isEmpty {
             for member in person.members {
-                try statement.forEach([member] + typeList) { row in
+                // In (date, id) order: each type's range of the index, merged (no sort of the record in memory).
+                try EntriesByDateQuery.forEach(columns: Self.columns, dateColumn: 3, idColumn: 0, types: read,
+                                               patientID: member, in: db) { row in
                     let entry = try TimelineWindowQuery.storedEntry(row)
                     if annotations[entry.id]?.struck == true { return }
                     // A fact two linked sources both hold counts once.
