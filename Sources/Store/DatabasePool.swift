@@ -21,7 +21,7 @@ final class DatabasePool: Sendable {
     private let closed = Atomic<Bool>(false)
     /// Readers apart for long reads in many parts (a long record's page written as it is read), with a small
     /// page cache each: such reads go through the whole record and would otherwise fill every reader's cache
-    /// with pages read once. Parts of several such reads take turns on them.
+    /// with pages read once. Parts of several such reads share them.
     private let bulkQueue = DispatchQueue(label: "hreaderd.store.bulk-readers", attributes: .concurrent)
     private let bulkSlots = DispatchSemaphore(value: DatabasePool.bulkReaders)
     private let freeBulkReaders = Mutex<[UnsafeDatabaseBox]>([])
@@ -30,7 +30,7 @@ final class DatabasePool: Sendable {
     /// beside its entry arrays, or two clients' pages side by side, on a machine of two cores.
     static let bulkReaders = 2
 
-    /// The bulk reader's page cache, in KiB.
+    /// Each bulk reader's page cache, in KiB.
     static let bulkReaderCacheKiB = 2 * 1024
 
     init(writer: Database, maximumReaders: Int, openReader: @escaping @Sendable () throws -> Database) {
@@ -89,6 +89,8 @@ final class DatabasePool: Sendable {
                     guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
                     bulkSlots.wait()
                     defer { bulkSlots.signal() }
+                    // The pool may have closed while this part waited for a reader.
+                    guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
                     let box = try freeBulkReaders.withLock { $0.popLast() } ?? UnsafeDatabaseBox(openBulkReader())
                     defer { if !closed.load(ordering: .acquiring) { freeBulkReaders.withLock { $0.append(box) } } }
                     guard let db = box.database else { throw StoreError.closed }

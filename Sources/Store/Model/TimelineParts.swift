@@ -1,9 +1,9 @@
 import HealthRecord
 
 /// A timeline page read in parts rather than in one snapshot (`Store.timelineOutline`, `timelineEntries`):
-/// for a page too large to hold whole, which is then written as it is read. Each part is read in a snapshot of its own, at the patient's revision the
-/// page began at: a part read after the patient changed is refused (`StoreError.changedDuringRead`), so a
-/// page in parts never mixes two states of the record.
+/// for a page too large to hold whole, which is then written as it is read. Each part is read in a snapshot
+/// of its own, at the patient's revision the page began at: a part read after the patient changed is refused
+/// (`StoreError.changedDuringRead`), so a page in parts never mixes two states of the record.
 public struct TimelineOutline: Sendable {
     /// Everything but the window's entries and vital signs, as in `TimelineSnapshot`.
     public var patient: Patient

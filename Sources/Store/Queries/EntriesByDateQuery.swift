@@ -42,7 +42,9 @@ enum EntriesByDateQuery {
                         limit: Int = .max, in db: Database, _ body: (Row) throws -> Void) throws -> Int {
         var heads: [Head] = []
         defer { for head in heads { head.row.statement.reset() } }
-        for type in types {
+        // Each type once: a type's statement is the connection's cached one, and two reads of it at once would be one.
+        var seen: Set<EntryType> = []
+        for type in types where seen.insert(type).inserted {
             let statement = try db.statement(sql(columns: columns, type: type, condition: condition))
             try statement.begin([patientID] + arguments)
             if let row = try statement.nextRow() { heads.append(Head(row, dateColumn: dateColumn, idColumn: idColumn)) }

@@ -52,8 +52,9 @@ final class RecordImport {
         let entries = record.asOf == nil || writing.existing.isEmpty ? record.entries
             : try sameFactsAgain(record.entries, existing: writing.existing.untakenIDs ?? [], patientID: writing.patientID, in: db)
         // In date order: each type's range of the timeline's index (the widest, it holds each entry's timeline
-        // JSON; by type, then date) then grows at its end instead of splitting pages all over, and a new patient's rows lie in date order too. Measured
-        // on a 100,000-entry record: about 10% faster, within this machine's run-to-run noise.
+        // JSON; by type, then date) then grows at its end instead of splitting pages all over, and a new
+        // patient's rows lie in date order too. Measured on a 100,000-entry record: about 10% faster, within
+        // this machine's run-to-run noise.
         // The order as positions, not a sorted copy of the entries: a copy of a 1,000,000-entry record's
         // entries is about 250 MB more at the import's peak.
         let byDate = entries.indices.sorted { i, j in

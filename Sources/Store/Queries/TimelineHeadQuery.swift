@@ -35,7 +35,8 @@ extension Store {
         try db.scalar(earliestTimeSQL, [id], as: Int64.self)
     }
 
-    /// The earliest date, start, end, post or reading of a patient (`?1`): each the first row of an index.
+    /// The earliest date, start, end, post or reading of a patient (`?1`): each the first row of an index (the
+    /// date's, of each type's range of the index by type and date).
     static let earliestTimeSQL = """
             SELECT min(m) FROM (
                 \(EntriesByDateQuery.dateBoundsSQL("min"))

@@ -18,8 +18,8 @@ enum TimelineWindowQuery {
     /// All of them are in the `entries_by_type` index (migration 15).
     static let timelineColumns = "type, timeline_json, id, date, description, value, units"
 
-    /// The rule as a condition on `entries` (?1 the patient, ?2…?3 the window): three index range scans,
-    /// united. The linked timeline reads by it too.
+    /// The rule as a condition on `entries` (?1 the patient, ?2…?3 the window): index range scans (one a type
+    /// by date, one by start, one by end), united. The linked timeline reads by it too.
     static let inWindowCondition = """
         pk IN (
             SELECT pk FROM entries WHERE patient_id = ?1 AND type IN (\(typeList)) AND date BETWEEN ?2 AND ?3

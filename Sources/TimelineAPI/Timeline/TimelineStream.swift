@@ -52,8 +52,18 @@ actor TimelineStream {
         ResponseStream(next: { try await self.next() })
     }
 
-    /// The next chunk of the page; nil after the last.
+    /// The next chunk of the page; nil after the last. A failed page stops its vital signs' read too.
     func next() async throws -> ByteBuffer? {
+        do {
+            return try await nextChunk()
+        } catch {
+            vitalsReading?.cancel()
+            vitalsReading = nil
+            throw error
+        }
+    }
+
+    private func nextChunk() async throws -> ByteBuffer? {
         while true {
             switch stage {
             case .opening:
