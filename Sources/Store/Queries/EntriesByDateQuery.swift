@@ -34,20 +34,21 @@ enum EntriesByDateQuery {
     static let latestDateSQL = dateBoundSQL("max")
 
     /// Hands `body` the rows of `sql(columns:type:condition:)` of each of `types`, merged in (date, id) order,
-    /// up to `limit` of them; how many it handed. `dateColumn` and `idColumn`: where `columns` has the date and
-    /// the id. `arguments` are bound from `?2` on.
+    /// up to `limit` of them; how many it handed. `columns` begin with `TimelineWindowQuery.storedEntryColumns`
+    /// (the id is column 0, the date column 3). `arguments` are bound from `?2` on.
     @discardableResult
-    static func forEach(columns: String, dateColumn: Int, idColumn: Int, types: [EntryType] = TimelineWindowQuery.types,
-                        condition: String? = nil, patientID: String, arguments: [any DatabaseValueConvertible] = [],
-                        limit: Int = .max, in db: Database, _ body: (Row) throws -> Void) throws -> Int {
+    static func forEach(columns: String, types: [EntryType] = TimelineWindowQuery.types, condition: String? = nil,
+                        patientID: String, arguments: [any DatabaseValueConvertible] = [], limit: Int = .max,
+                        in db: Database, _ body: (Row) throws -> Void) throws -> Int {
+        precondition(columns.hasPrefix(TimelineWindowQuery.storedEntryColumns), "the merge reads the id and the date by position")
         var heads: [Head] = []
         defer { for head in heads { head.row.statement.reset() } }
         // Each type once: a type's statement is the connection's cached one, and two reads of it at once would be one.
         var seen: Set<EntryType> = []
         for type in types where seen.insert(type).inserted {
             let statement = try db.statement(sql(columns: columns, type: type, condition: condition))
-            try statement.begin([patientID] + arguments)
-            if let row = try statement.nextRow() { heads.append(Head(row, dateColumn: dateColumn, idColumn: idColumn)) }
+            try statement.bind([patientID] + arguments)
+            if let row = try statement.nextRow() { heads.append(Head(row)) }
         }
         var count = 0
         while count < limit, !heads.isEmpty {
@@ -56,7 +57,7 @@ enum EntriesByDateQuery {
             try body(heads[first].row)
             count += 1
             if let row = try heads[first].row.statement.nextRow() {
-                heads[first] = Head(row, dateColumn: dateColumn, idColumn: idColumn)
+                heads[first] = Head(row)
             } else {
                 heads.remove(at: first)
             }
@@ -68,12 +69,10 @@ enum EntriesByDateQuery {
     private struct Head {
         let row: Row
         let date: Int64?
-        let idColumn: Int
 
-        init(_ row: Row, dateColumn: Int, idColumn: Int) {
+        init(_ row: Row) {
             self.row = row
-            date = row.int64OrNil(dateColumn)
-            self.idColumn = idColumn
+            date = row.int64OrNil(3)
         }
 
         func precedes(_ other: Head) -> Bool {
@@ -84,7 +83,7 @@ enum EntriesByDateQuery {
             default:
                 // The same date (rare): by id, as SQLite compares text (bytes, then length). Each row stays valid
                 // until its own statement steps.
-                return row.withText(idColumn) { id in other.row.withText(other.idColumn) { id.lexicographicallyPrecedes($0) } }
+                return row.withText(0) { id in other.row.withText(0) { id.lexicographicallyPrecedes($0) } }
             }
         }
     }

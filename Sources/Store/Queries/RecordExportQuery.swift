@@ -67,7 +67,7 @@ enum RecordExportQuery {
         var last: RecordExportCursor?
         if case .undated = after {} else {
             let (date, id): (Int64, String) = if case let .dated(date, id) = after { (date, id) } else { (.min, "") }
-            count = try EntriesByDateQuery.forEach(columns: columns, dateColumn: 3, idColumn: 0, condition: datedCondition,
+            count = try EntriesByDateQuery.forEach(columns: columns, condition: datedCondition,
                                                    patientID: patientID, arguments: [date, id], limit: limit, in: db) { row in
                 last = .dated(row.int64(3), row.string(0))
                 writer.entry(try exportedEntry(row))
@@ -75,7 +75,7 @@ enum RecordExportQuery {
             if count == limit { return last }
         }
         let afterID = if case let .undated(id) = after { id } else { "" }
-        count += try EntriesByDateQuery.forEach(columns: columns, dateColumn: 3, idColumn: 0, condition: undatedCondition,
+        count += try EntriesByDateQuery.forEach(columns: columns, condition: undatedCondition,
                                                 patientID: patientID, arguments: [afterID], limit: limit - count, in: db) { row in
             last = .undated(row.string(0))
             writer.entry(try exportedEntry(row))

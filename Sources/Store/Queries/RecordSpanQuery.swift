@@ -2,8 +2,9 @@ import HealthRecord
 
 /// When a patient's record begins and ends: the dates of their first and last entry (an entry's date is
 /// the first of its time, start and end). Each bound is a seek into each type's range of the index by type
-/// and date (`EntriesByDateQuery`), so listing a family with its spans costs next to nothing however long the records are. Posts are not
-/// entries of the record and do not count (the `all` page's start, which counts them, is the head's).
+/// and date (`EntriesByDateQuery`), so listing a family with its spans costs next to nothing however long
+/// the records are. Posts are not entries of the record and do not count (the `all` page's start, which
+/// counts them, is the head's).
 public struct RecordSpan: Sendable, Equatable {
     public var earliest: Int64?
     public var latest: Int64?

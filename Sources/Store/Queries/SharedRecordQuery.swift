@@ -76,7 +76,7 @@ enum SharedRecordQuery {
                 record.items.append(item)
             }
             for condition in ["date IS NOT NULL", "date IS NULL"] {
-                try EntriesByDateQuery.forEach(columns: Self.columns, dateColumn: 3, idColumn: 0, condition: condition,
+                try EntriesByDateQuery.forEach(columns: Self.columns, condition: condition,
                                                patientID: member, in: db, add)
             }
             record.readings += try ReadingQueries.readings(patientID: member, in: db)

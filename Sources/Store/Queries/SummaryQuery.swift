@@ -25,7 +25,7 @@ enum SummaryQuery {
         if !read.isEmpty {
             for member in person.members {
                 // In (date, id) order: each type's range of the index, merged (no sort of the record in memory).
-                try EntriesByDateQuery.forEach(columns: Self.columns, dateColumn: 3, idColumn: 0, types: read,
+                try EntriesByDateQuery.forEach(columns: Self.columns, types: read,
                                                patientID: member, in: db) { row in
                     let entry = try TimelineWindowQuery.storedEntry(row)
                     if annotations[entry.id]?.struck == true { return }

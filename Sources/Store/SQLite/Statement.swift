@@ -113,14 +113,9 @@ public final class Statement {
         }
     }
 
-    /// Binds `values` for a read a row at a time (`nextRow`), for reading several statements side by side as a
-    /// merge does; `reset` ends it early.
-    func begin(_ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
-        try bind(values)
-    }
-
-    /// The next row of a read begun with `begin`, valid until the statement steps again; nil after the last
-    /// (the statement is then reset).
+    /// The next row of a read begun with `bind`, a row at a time (for reading several statements side by side,
+    /// as a merge does), valid until the statement steps again; nil after the last (the statement is then
+    /// reset).
     func nextRow() throws(DatabaseError) -> Row? {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return Row(statement: self) }
