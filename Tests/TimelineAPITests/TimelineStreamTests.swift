@@ -109,6 +109,25 @@ struct TimelineStreamTests {
         }
     }
 
+    @Test("a window that only the ends of entries begun before it reach: those lead their type's parts")
+    func spanningFromBefore() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _) = try TestStore.create(at: dir.file("state"))
+        defer { store.close() }
+        let patientID = try await Self.filled(store)
+        let head = try #require(try await store.timelineHead(patientID: patientID, withEarliest: true))
+        // Every dated entry lies before it; the spans of the first days end in it (30 days after their start).
+        let window = TimelineWindow(start: Self.base + 25 * 86_400, end: Self.base + 35 * 86_400)
+        let expected = try await Self.whole(store, head: head, window: window)
+        let text = String(decoding: expected, as: UTF8.self)
+        #expect(text.contains("\"Span 0\"") && !text.contains("\"condition 1\""))
+        for entries in [1, 3, 2_000] {
+            let stream = TimelineStream(store: store, head: head, window: window, entriesPerPart: entries, chunkBytes: 512)
+            let (bytes, _) = try await Self.streamed(stream)
+            #expect(bytes == expected, "parts of \(entries): \(bytes.count) bytes against \(expected.count)")
+        }
+    }
+
     @Test("a record that changes while its page is written stops the page: never two states in one")
     func changedMidway() async throws {
         let dir = TemporaryDirectory()

@@ -11,6 +11,18 @@ public struct TimelineOutline: Sendable {
     public var posts: [TimelinePost]
     public var readings: [Reading]
     public var annotations: [String: Annotation]
+    /// The entries shown for a start or end in the window while dated outside it, found once for the page.
+    public var spanning: TimelineSpanning
+}
+
+/// The window's entries that a start or an end brings into it while their date lies outside it, as row
+/// numbers by type, each in (date, id) order: those dated before the window (or undated) lead their type's
+/// part, those dated after it end it. A few, usually; found with one read of the start and end indexes for
+/// the whole page, where each type's first and last part read both indexes again (for the `all` page, whose
+/// window holds every start and end, that was half of the page's time).
+public struct TimelineSpanning: Sendable {
+    var before: [EntryType: [Int64]] = [:]
+    var after: [EntryType: [Int64]] = [:]
 }
 
 /// Where the next part of a window's entries of one type starts: after this (date, id).

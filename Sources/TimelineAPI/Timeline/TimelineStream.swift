@@ -72,8 +72,9 @@ actor TimelineStream {
                 self.outline = outline
                 annotated = Set(outline.annotations.keys)
                 vitalsReading = Task { [store, head, window, annotated, entriesPerPart] in
-                    try await Self.vitalGroups(store: store, head: head, window: window, annotated: annotated,
-                                               ownSigns: outline.readings.flatMap(\.vitalSigns), entriesPerPart: entriesPerPart)
+                    try await Self.vitalGroups(store: store, head: head, window: window, spanning: outline.spanning,
+                                               annotated: annotated, ownSigns: outline.readings.flatMap(\.vitalSigns),
+                                               entriesPerPart: entriesPerPart)
                 }
                 TimelinePayload.writeOpening(outline.patient, window: window, to: &json)
                 stage = .entries(array: 0, after: nil, opened: false)
@@ -83,9 +84,10 @@ actor TimelineStream {
                     continue
                 }
                 let (key, type) = TimelinePayload.entryArrays[array]
+                guard let outline else { throw StoreError.changedDuringRead }
                 let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: type,
-                                                           from: window.start, to: window.end, after: after,
-                                                           limit: entriesPerPart, annotated: annotated)
+                                                           from: window.start, to: window.end, spanning: outline.spanning,
+                                                           after: after, limit: entriesPerPart, annotated: annotated)
                 var isOpen = opened
                 if !part.entries.isEmpty {
                     if !isOpen {
@@ -94,7 +96,7 @@ actor TimelineStream {
                         json.beginArray()
                         isOpen = true
                     }
-                    json.raw(AnnotationJSON.elements(part.entries, annotations: outline?.annotations ?? [:]))
+                    json.raw(AnnotationJSON.elements(part.entries, annotations: outline.annotations))
                 }
                 if let next = part.next {
                     stage = .entries(array: array, after: next, opened: isOpen)
@@ -129,15 +131,15 @@ actor TimelineStream {
 
     /// The window's vital signs in their groups, read a part at a time. As `TimelineSnapshot.merging`: a reading
     /// of the person's own goes before the first imported sign after it.
-    private static func vitalGroups(store: Store, head: TimelineHead, window: TimelineWindow, annotated: Set<String>,
-                                    ownSigns: [StoredEntry], entriesPerPart: Int) async throws -> [VitalGroup] {
+    private static func vitalGroups(store: Store, head: TimelineHead, window: TimelineWindow, spanning: TimelineSpanning,
+                                    annotated: Set<String>, ownSigns: [StoredEntry], entriesPerPart: Int) async throws -> [VitalGroup] {
         var groups = VitalGroups.Builder()
         var nextOwnSign = 0
         var after: TimelineCursor?
         repeat {
             try Task.checkCancellation()
             let part = try await store.timelineEntries(patientID: head.patientID, revision: head.revision, type: .vitalSign,
-                                                       from: window.start, to: window.end, after: after,
+                                                       from: window.start, to: window.end, spanning: spanning, after: after,
                                                        limit: entriesPerPart, annotated: annotated)
             for sign in part.vitalSigns {
                 while nextOwnSign < ownSigns.count, let date = sign.date, let own = ownSigns[nextOwnSign].date, own < date {
