@@ -45,6 +45,11 @@ public final class Store: Sendable {
         /// Told why a checkpoint of the WAL failed (`WALCheckpointer`): nothing is lost, but the WAL grows
         /// until one succeeds, which the person running the daemon should hear of.
         public var onCheckpointFailure: (@Sendable (String) -> Void)?
+        /// Told, as it begins, of each step that upgrades a store as it opens (a schema migration, every
+        /// entry's timeline JSON encoded again): once after an upgrade of hreaderd, and for a long record a
+        /// step can take a while (building an index over a million entries: about 14 s), which the person
+        /// starting the daemon should not have to guess at.
+        public var onUpgrade: (@Sendable (String) -> Void)?
         public init(entryEncoder: (any EntryEncoder)? = nil, largeImportsInPlace: Bool = false) {
             self.entryEncoder = entryEncoder
             self.largeImportsInPlace = largeImportsInPlace
@@ -134,8 +139,8 @@ public final class Store: Sendable {
             let migrated = try Migrator.migrate(opening: {
                 opened += 1
                 return opened == 1 ? first : try Database(path: path, key: key, mode: .readWrite, configuration: options.connection)
-            })
-            if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: migrated) }
+            }, announce: options.onUpgrade)
+            if let encoder = options.entryEncoder { try EntryJSONRefresh.run(encoder, in: migrated, announce: options.onUpgrade) }
             return migrated
         }
         let configuration = options.connection

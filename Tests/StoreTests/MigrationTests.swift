@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import HealthRecord
 @testable import Store
@@ -57,16 +58,45 @@ struct MigrationTests {
         func stored(_ store: Store) throws -> [String] {
             try store.readSync { db in try db.rows("SELECT timeline_json FROM entries ORDER BY id") { $0.string(0) } }
         }
-        let v99 = try Store.open(at: state, password: "correct horse", options: Store.Options(entryEncoder: Tagged(version: 99)))
+        let told = Mutex<[String]>([])
+        var options = Store.Options(entryEncoder: Tagged(version: 99))
+        options.onUpgrade = { step in told.withLock { $0.append(step) } }
+        let v99 = try Store.open(at: state, password: "correct horse", options: options)
         #expect(try stored(v99) == (0..<5).map { "{\"v\":99,\"id\":\"e_\($0)\"}" })
+        // The person starting it hears of the step before it runs: on a long record it takes a while.
+        #expect(told.withLock { $0 } == [EntryJSONRefresh.announcement])
         #expect(try v99.readSync { db in try db.scalar("SELECT value FROM settings WHERE key = 'entry_json_version'", as: String.self) } == "99")
         // The same version again: nothing is re-encoded (a marker written by hand survives).
         try v99.writeSync { db in try db.execute("UPDATE entries SET timeline_json = '{}' WHERE id = 'e_0'") }
         v99.close()
-        let again = try Store.open(at: state, password: "correct horse", options: Store.Options(entryEncoder: Tagged(version: 99)))
+        let again = try Store.open(at: state, password: "correct horse", options: options)
         #expect(try stored(again).first == "{}")
+        #expect(told.withLock { $0.count } == 1)
         #expect(try again.entriesSync(patientID: summary.patientID, from: 0, to: 10_000_000).count == 5)
         again.close()
+    }
+
+    @Test("each migration of an existing store is told before it runs; a new store's are not")
+    func upgradeAnnounced() throws {
+        let dir = TemporaryDirectory()
+        let key = try StoreKey.random()
+        let path = dir.file("v13.db")
+        do {
+            let old = try Migrator.migrate(opening: { try Database(path: path, key: key, mode: .readWriteCreate) },
+                                           migrations: Array(Schema.migrations.prefix(13)), announce: { Issue.record("told: \($0)") })
+            #expect(try Migrator.version(of: old) == 13)
+        }
+        var told: [String] = []
+        _ = try Migrator.migrate(opening: { try Database(path: path, key: key, mode: .readWrite) }, announce: { told.append($0) })
+        let later = Array(Schema.migrations.dropFirst(13))
+        #expect(!later.isEmpty)
+        #expect(told == later.map { Migrator.announcement($0, newest: Schema.migrations.last?.version ?? 0) })
+        #expect(told.last?.contains("schema version \(Schema.migrations.count) of \(Schema.migrations.count)") == true)
+
+        var toldNew: [String] = []
+        _ = try Migrator.migrate(opening: { try Database(path: dir.file("new.db"), key: key, mode: .readWriteCreate) },
+                                 announce: { toldNew.append($0) })
+        #expect(toldNew.isEmpty)
     }
 
     @Test("a store opened without an encoder reads, but refuses to import")

@@ -7,12 +7,17 @@ import HealthRecord
 enum EntryJSONRefresh {
     static let settingKey = "entry_json_version"
     static let batchSize = 4_096
+    static let announcement = "upgrading the store: every entry's timeline JSON is encoded again for this version of "
+        + "hreaderd; on a long record this can take a while, once"
 
     /// Re-encodes when needed; returns the number of entries encoded.
     @discardableResult
-    static func run(_ encoder: any EntryEncoder, in db: Database) throws -> Int {
+    static func run(_ encoder: any EntryEncoder, in db: Database, announce: ((String) -> Void)? = nil) throws -> Int {
         let stored = try db.scalar("SELECT value FROM settings WHERE key = ?", [settingKey], as: String.self)
         guard stored != String(encoder.version) else { return 0 }
+        if let announce, try db.scalar("SELECT EXISTS (SELECT 1 FROM entries)", as: Int.self) == 1 {
+            announce(Self.announcement)
+        }
         var count = 0
         try db.transaction { db in
             let update = try db.statement("UPDATE entries SET timeline_json = ? WHERE pk = ?")

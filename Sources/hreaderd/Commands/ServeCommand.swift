@@ -111,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         storeOptions.onCheckpointFailure = { reason in
             logger.warning("the store's write-ahead log could not be copied into it (tried again after the next write): \(reason)")
         }
+        storeOptions.onUpgrade = { step in logger.notice("\(step)") }
         let gate = StoreGate()
         if !locked, case .file = global.passwordSource {
             let password = try global.readPassword()

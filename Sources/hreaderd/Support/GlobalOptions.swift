@@ -67,6 +67,7 @@ extension GlobalOptions {
         guard directory.keyVault.exists else { throw StoreError.keyVault(.keyFileMissing(path: directory.keyFilePath)) }
         var options = Store.Options.timeline
         options.largeImportsInPlace = largeImportsInPlace
+        options.onUpgrade = { step in Console.err("hreaderd: \(step)") }
         return try Store.open(at: directory, password: try readPassword(), options: options)
     }
 
