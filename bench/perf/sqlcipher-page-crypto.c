@@ -1,0 +1,121 @@
+// What SQLCipher 3.4.1 (Debian's) pays OpenSSL 3 for each 4 KiB page it writes or reads, against the same
+// work with the cipher fetched once and its contexts kept (docs/perf/README.md, "A FHIR upload, looked at
+// again"). SQLCipher makes and frees an EVP cipher context and an HMAC context for every page, each with an
+// implicit fetch of its algorithm. Not part of the product:
+//
+//     cc -O2 bench/perf/sqlcipher-page-crypto.c -o /tmp/page-crypto -lcrypto && /tmp/page-crypto
+#define OPENSSL_API_COMPAT 0x10100000L  // SQLCipher 3.4.1 uses the HMAC_CTX calls OpenSSL 3 deprecates
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+enum { PAGES = 100000, PAGE = 4096, RESERVED = 48, HMAC_BYTES = 20 };
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void report(const char *what, double started) {
+    printf("%-44s %5.2f us a page\n", what, (now() - started) / PAGES * 1e6);
+}
+
+int main(void) {
+    unsigned char key[32], hmac_key[32], iv[16], in[PAGE], out[PAGE], mac[HMAC_BYTES];
+    unsigned int mac_length;
+    int length, last;
+    RAND_bytes(key, sizeof key);
+    RAND_bytes(hmac_key, sizeof hmac_key);
+    memset(in, 7, sizeof in);
+    const EVP_CIPHER *legacy = EVP_get_cipherbyname("aes-256-cbc");
+
+    // As SQLCipher 3.4.1 writes a page: a random IV, a new cipher context, a new HMAC context.
+    double started = now();
+    for (int i = 0; i < PAGES; i++) {
+        RAND_bytes(iv, sizeof iv);
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+        EVP_CipherInit_ex(c, legacy, NULL, NULL, NULL, 1);
+        EVP_CIPHER_CTX_set_padding(c, 0);
+        EVP_CipherInit_ex(c, NULL, NULL, key, iv, 1);
+        EVP_CipherUpdate(c, out, &length, in, PAGE - RESERVED);
+        EVP_CipherFinal_ex(c, out + length, &last);
+        EVP_CIPHER_CTX_free(c);
+        HMAC_CTX *h = HMAC_CTX_new();
+        HMAC_Init_ex(h, hmac_key, sizeof hmac_key, EVP_sha1(), NULL);
+        HMAC_Update(h, out, PAGE - RESERVED + sizeof iv);
+        HMAC_Update(h, (unsigned char *)&i, sizeof i);
+        HMAC_Final(h, mac, &mac_length);
+        HMAC_CTX_free(h);
+    }
+    report("a page written, as SQLCipher 3.4.1 does", started);
+
+    started = now();
+    for (int i = 0; i < PAGES; i++) RAND_bytes(iv, sizeof iv);
+    report("  of which the random IV", started);
+
+    // The same with the cipher fetched once and both contexts kept.
+    EVP_CIPHER *fetched = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
+    EVP_CIPHER_CTX *encrypt = EVP_CIPHER_CTX_new(), *decrypt = EVP_CIPHER_CTX_new();
+    EVP_CipherInit_ex2(encrypt, fetched, key, iv, 1, NULL);
+    EVP_CipherInit_ex2(decrypt, fetched, key, iv, 0, NULL);
+    EVP_CIPHER_CTX_set_padding(encrypt, 0);
+    EVP_CIPHER_CTX_set_padding(decrypt, 0);
+    EVP_MD *sha1 = EVP_MD_fetch(NULL, "SHA1", NULL);
+    HMAC_CTX *kept = HMAC_CTX_new();
+    HMAC_Init_ex(kept, hmac_key, sizeof hmac_key, sha1, NULL);
+    started = now();
+    for (int i = 0; i < PAGES; i++) {
+        RAND_bytes(iv, sizeof iv);
+        EVP_CipherInit_ex2(encrypt, NULL, NULL, iv, 1, NULL);
+        EVP_CipherUpdate(encrypt, out, &length, in, PAGE - RESERVED);
+        EVP_CipherFinal_ex(encrypt, out + length, &last);
+        HMAC_Init_ex(kept, NULL, 0, NULL, NULL);
+        HMAC_Update(kept, out, PAGE - RESERVED + sizeof iv);
+        HMAC_Update(kept, (unsigned char *)&i, sizeof i);
+        HMAC_Final(kept, mac, &mac_length);
+    }
+    report("a page written, contexts kept", started);
+
+    // A page read: its HMAC checked, then decrypted.
+    started = now();
+    for (int i = 0; i < PAGES; i++) {
+        HMAC_CTX *h = HMAC_CTX_new();
+        HMAC_Init_ex(h, hmac_key, sizeof hmac_key, EVP_sha1(), NULL);
+        HMAC_Update(h, in, PAGE - RESERVED + sizeof iv);
+        HMAC_Update(h, (unsigned char *)&i, sizeof i);
+        HMAC_Final(h, mac, &mac_length);
+        HMAC_CTX_free(h);
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+        EVP_CipherInit_ex(c, legacy, NULL, NULL, NULL, 0);
+        EVP_CIPHER_CTX_set_padding(c, 0);
+        EVP_CipherInit_ex(c, NULL, NULL, key, iv, 0);
+        EVP_CipherUpdate(c, out, &length, in, PAGE - RESERVED);
+        EVP_CipherFinal_ex(c, out + length, &last);
+        EVP_CIPHER_CTX_free(c);
+    }
+    report("a page read, as SQLCipher 3.4.1 does", started);
+
+    started = now();
+    for (int i = 0; i < PAGES; i++) {
+        HMAC_Init_ex(kept, NULL, 0, NULL, NULL);
+        HMAC_Update(kept, in, PAGE - RESERVED + sizeof iv);
+        HMAC_Update(kept, (unsigned char *)&i, sizeof i);
+        HMAC_Final(kept, mac, &mac_length);
+        EVP_CipherInit_ex2(decrypt, NULL, NULL, iv, 0, NULL);
+        EVP_CipherUpdate(decrypt, out, &length, in, PAGE - RESERVED);
+        EVP_CipherFinal_ex(decrypt, out + length, &last);
+    }
+    report("a page read, contexts kept", started);
+
+    HMAC_CTX_free(kept);
+    EVP_MD_free(sha1);
+    EVP_CIPHER_CTX_free(encrypt);
+    EVP_CIPHER_CTX_free(decrypt);
+    EVP_CIPHER_free(fetched);
+    return 0;
+}
