@@ -79,4 +79,21 @@ struct PeopleTests {
             #expect(try served.store.patientsSync().map(\.name) == ["Alice", "Bob"])
         }
     }
+
+    @Test("a person removed and imported again from another file is shown as they are now, never from a page cached before")
+    func removedThenImportedAgain() async throws {
+        try await ServedApp.with(records: [.record("a", name: "Alice", entries: .numbered(3, marker: "first"))]) { served in
+            let alice = Self.id("a")
+            let path = "/timeline.json?page=year&end=3000000&patient=\(alice)"
+            let before = try await served.client.get(path)
+            #expect(before.status == 200 && before.text.contains("first 1"))
+            let revision = try #require(try served.store.patientsSync().first?.revision)
+            #expect(try await served.client.send("DELETE", "/patients/\(alice)").status == 204)
+            // The same record id, so the same patient id; a new patient's revisions go on above the removed one's.
+            _ = try served.store.importRecordSync(.record("a", name: "Alice", entries: .numbered(4, marker: "second")))
+            #expect(try #require(try served.store.patientsSync().first?.revision) > revision)
+            let after = try await served.client.get(path)
+            #expect(after.status == 200 && after.text.contains("second 3") && !after.text.contains("first"))
+        }
+    }
 }

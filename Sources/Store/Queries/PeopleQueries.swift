@@ -60,6 +60,15 @@ enum PeopleQueries {
             try db.execute("DELETE FROM patient_links WHERE patient_id = ?", [heir])
             try db.execute("UPDATE patient_links SET person_id = ? WHERE person_id = ?", [heir, id])
         }
+        // The record imported again (a file is the person's say) is a patient of the same id: its revisions
+        // go on from this one's, never repeat them. Pages are cached by patient and revision, and a page of
+        // the removed record must never be taken for one of the record as it comes back.
+        try db.execute("""
+            INSERT OR REPLACE INTO settings (key, value)
+            SELECT '\(RecordImport.revisionFloorKey)', max(revision, coalesce((SELECT CAST(value AS INTEGER) FROM settings
+                                                                            WHERE key = '\(RecordImport.revisionFloorKey)'), 0))
+            FROM patients WHERE id = ?
+            """, [id])
         // Entries, posts, annotations, identifiers, kept resources and links go with the patient (ON DELETE CASCADE).
         try db.execute("DELETE FROM patients WHERE id = ?", [id])
         return true

@@ -34,6 +34,10 @@ final class RecordImport {
     private var unindexedFromPK: Int64
     private var lastNewPK: Int64?
 
+    /// The setting that holds the highest revision a removed patient had: a new patient's revisions start
+    /// above it (see `PeopleQueries.remove`).
+    static let revisionFloorKey = "revision_floor"
+
     /// New entries go into the search index this many at a time, while their pages are still in the cache;
     /// indexed all at the end, they are read back from disk. A 100,000-entry import's index work: +26% of the
     /// import all at the end, +19–24% (runs differ) 8,192 at a time, more again 4,096 or 32,768 at a time.
@@ -155,8 +159,9 @@ final class RecordImport {
         } else {
             try db.execute("""
                 INSERT INTO patients (id, source_id, record_id, mrn, name, first_name, last_name, gender, birthdate,
-                    other_fields, etag, imported_at, updated_at, deceased, deceased_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    other_fields, etag, imported_at, updated_at, deceased, deceased_at, revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                        coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '\(Self.revisionFloorKey)'), 0) + 1)
                 """, [patientID, sourceID, record.recordID, record.medicalRecordNumber,
                       record.name.isEmpty ? "Unnamed (\(record.recordID))" : record.name, record.firstName,
                       record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now,
