@@ -305,10 +305,9 @@ def year_rounds(url, auth, nginx_url, duration, shape, suffix):
         ours = wrk(url, seconds, auth, **shape)
         theirs = wrk(nginx_url, seconds, **shape)
         rounds.append((ours["rps"] / theirs["rps"], ours, theirs))
-    rounds.sort(key=lambda r: r[0])
-    ratio, ours, theirs = rounds[len(rounds) // 2]
+    ratio, ours, theirs = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
     return {f"hreaderd_year{suffix}": ours, f"nginx_year{suffix}": theirs, f"ratio{suffix}": round(ratio, 3),
-            f"ratio{suffix}_rounds": [round(r[0], 3) for r in rounds]}
+            f"ratio{suffix}_rounds": [round(r[0], 3) for r in rounds]}  # in the order they ran
 
 
 def nginx(payload, workdir):

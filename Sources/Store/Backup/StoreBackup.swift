@@ -53,7 +53,9 @@ extension Store {
     /// whole, writes the key file and the database under temporary names, unlocks the key with `unlock`
     /// (the password or the recovery key), checks the database's integrity, notes the restore in its audit
     /// trail (by `actor`), then renames both into place.
+    /// `announce` is told of each migration a backup from an older hreaderd needs, as it begins (`Options.onUpgrade`).
     public static func restore(_ path: String, into directory: StateDirectory, replace: Bool = false, actor: String = "cli",
+                               announce: (@Sendable (String) -> Void)? = nil,
                                unlock: (KeyVault) throws(StoreError) -> StoreKey) throws(StoreError) -> BackupFile.Info {
         do {
             try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -73,7 +75,7 @@ extension Store {
         do {
             let check = try Database(path: databasePath, key: key, mode: .readWrite).scalar("PRAGMA integrity_check", as: String.self)
             guard check == "ok" else { throw StoreError.io("the restored database failed its integrity check: \(check ?? "no answer")") }
-            let db = try Migrator.migrate(opening: { try Database(path: databasePath, key: key, mode: .readWrite) })
+            let db = try Migrator.migrate(opening: { try Database(path: databasePath, key: key, mode: .readWrite) }, announce: announce)
             try AuditQueries.append(AuditEvent(action: .restore, actor: actor, detail: "backup taken at \(info.createdAt)"), in: db)
             try db.execute("PRAGMA journal_mode = DELETE")
         } catch let error as StoreError {

@@ -55,7 +55,8 @@ enum TimelinePartsQuery {
     static func spanning(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> TimelineSpanning {
         var spanning = TimelineSpanning()
         try db.statement(spanningSQL).forEach([patientID, start, end]) { row in
-            // A type this build does not know cannot be shown: as the window's other reads, it is left out.
+            // A type this build does not know has no array of the page to be shown in: left out, as the parts,
+            // read type by type, leave out its dated entries.
             guard let type = EntryType(rawValue: row.string(1)) else { return }
             if row.int64OrNil(2) == 1 {
                 spanning.after[type, default: []].append(row.int64(0))

@@ -72,7 +72,7 @@ struct RestoreCommand: ParsableCommand {
         let directory = global.stateDirectory
         let recovery = try recoveryKeyFile.map { try RecoveryKey(parsing: try PasswordSource.readFile($0, what: "recovery key file")) }
         let password = recovery == nil ? try global.readPassword() : nil
-        let info = try Store.restore(file, into: directory, replace: replace) { vault throws(StoreError) in
+        let info = try Store.restore(file, into: directory, replace: replace, announce: { step in Console.err("hreaderd: \(step)") }) { vault throws(StoreError) in
             if let recovery { return try vault.unlock(recoveryKey: recovery) }
             return try vault.unlock(password: password ?? "")
         }

@@ -30,7 +30,9 @@ struct PasswdCommand: ParsableCommand {
             key = try vault.unlock(password: try global.readPassword(prompt: "Current password: "))
         }
         // Prove the key opens this database before replacing anything.
-        let store = try Store.open(at: directory, key: key, options: .timeline)
+        var options = Store.Options.timeline
+        options.onUpgrade = { step in Console.err("hreaderd: \(step)") }
+        let store = try Store.open(at: directory, key: key, options: options)
         store.close()
         let newSource: PasswordSource = newPasswordFile.map { .file($0) } ?? .terminal
         let newPassword = try newSource.readNew(prompt: "New password: ")
