@@ -72,6 +72,26 @@ struct LinkTests {
         }
     }
 
+    @Test("unlinked, a patient whose own revision reaches the sum the person had is never shown the person's cached page")
+    func unlinkedRevisionMeetsTheSum() async throws {
+        try await ServedApp.with(records: [Self.clinic, Self.hospital]) { served in
+            let (a, b) = (Self.id(Self.clinic), Self.id(Self.hospital))
+            #expect(try await Self.link(served, a, b).status == 201)
+            func revision(_ id: String) throws -> Int64 { try served.store.patientsSync().first { $0.id == id }?.revision ?? -1 }
+            let personRevision = try revision(a) + revision(b)
+            let linked = try await Self.page(served, a)  // cached under the person's revision, the sum
+            #expect((linked["results"] as? [[String: Any]])?.contains { $0["id"] as? String == "h-s" } == true)
+            #expect(try await served.client.send("DELETE", "/patients/\(a)/links/\(b)").status == 200)
+            // Each post changes the patient's revision (and lands far after the page's window).
+            while try revision(a) < personRevision {
+                #expect(try await served.client.post("/timeline.json?key=levels&patient=\(a)", json: #"{"pain":"3"}"#).status == 201)
+            }
+            #expect(try revision(a) == personRevision)
+            let own = try await Self.page(served, a)
+            #expect((own["results"] as? [[String: Any]])?.map { $0["id"] as? String } == ["k1", "c1"])
+        }
+    }
+
     @Test("linking a patient to itself, or twice (a cycle), or an unknown one: 400 or 404, nothing changed")
     func refused() async throws {
         try await ServedApp.with(records: [Self.clinic, Self.hospital]) { (served: ServedApp) async throws in

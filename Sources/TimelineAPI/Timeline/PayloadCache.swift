@@ -12,6 +12,10 @@ final class PayloadCache: Sendable {
         var patientID: String
         var revision: Int64
         var window: TimelineWindow
+        /// A linked person's patients (the head first). Its revision is the sum of theirs, which only grows
+        /// while they stay linked; once they are unlinked, the head's own revision can reach a sum the person
+        /// had, and the person's page must not be taken for the head's own.
+        var members: [String] = []
     }
 
     private struct State {

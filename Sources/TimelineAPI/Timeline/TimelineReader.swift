@@ -84,7 +84,7 @@ final class TimelineReader: Sendable {
         // twice at most.
         let payload = TimelinePayload.page(consume snapshot, window: key.window)
         // Keyed by the snapshot's own revision: a post that landed in between makes it newer, never staler.
-        cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window))
+        cache.store(payload, for: PayloadCache.Key(patientID: head.patientID, revision: revision, window: key.window, members: key.members))
         return .whole(payload)
     }
 
@@ -101,6 +101,7 @@ final class TimelineReader: Sendable {
 
     private func key(_ request: Request, head: TimelineHead) -> PayloadCache.Key {
         let window = windows.window(request.page, endingAt: request.end, earliest: head.earliest)
-        return PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window)
+        return PayloadCache.Key(patientID: head.patientID, revision: head.revision, window: window,
+                                members: head.members.count > 1 ? head.members : [])
     }
 }
