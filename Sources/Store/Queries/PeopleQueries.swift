@@ -65,9 +65,7 @@ enum PeopleQueries {
         // the removed record must never be taken for one of the record as it comes back.
         try db.execute("""
             INSERT OR REPLACE INTO settings (key, value)
-            SELECT '\(RecordImport.revisionFloorKey)', max(revision, coalesce((SELECT CAST(value AS INTEGER) FROM settings
-                                                                            WHERE key = '\(RecordImport.revisionFloorKey)'), 0))
-            FROM patients WHERE id = ?
+            SELECT '\(RecordImport.revisionFloorKey)', max(revision, \(RecordImport.revisionFloorSQL)) FROM patients WHERE id = ?
             """, [id])
         // Entries, posts, annotations, identifiers, kept resources and links go with the patient (ON DELETE CASCADE).
         try db.execute("DELETE FROM patients WHERE id = ?", [id])

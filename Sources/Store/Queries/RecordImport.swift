@@ -37,6 +37,8 @@ final class RecordImport {
     /// The setting that holds the highest revision a removed patient had: a new patient's revisions start
     /// above it (see `PeopleQueries.remove`).
     static let revisionFloorKey = "revision_floor"
+    /// That revision as an SQL expression: 0 when no patient was ever removed.
+    static let revisionFloorSQL = "coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '\(revisionFloorKey)'), 0)"
 
     /// New entries go into the search index this many at a time, while their pages are still in the cache;
     /// indexed all at the end, they are read back from disk. A 100,000-entry import's index work: +26% of the
@@ -161,7 +163,7 @@ final class RecordImport {
                 INSERT INTO patients (id, source_id, record_id, mrn, name, first_name, last_name, gender, birthdate,
                     other_fields, etag, imported_at, updated_at, deceased, deceased_at, revision)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                        coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '\(Self.revisionFloorKey)'), 0) + 1)
+                        \(Self.revisionFloorSQL) + 1)
                 """, [patientID, sourceID, record.recordID, record.medicalRecordNumber,
                       record.name.isEmpty ? "Unnamed (\(record.recordID))" : record.name, record.firstName,
                       record.lastName, record.gender, record.birthdate, record.otherFieldsJSON, etag, now, now,

@@ -21,10 +21,7 @@ enum TimelinePartsQuery {
     /// Every type's spanning entries at once; `after`: dated after the window (else before it, or undated).
     static let spanningSQL = """
         SELECT pk, type, date > ?3 AS after
-        FROM entries WHERE pk IN (
-            SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
-            UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
-        )
+        FROM entries WHERE \(TimelineWindowQuery.spanningCondition)
         ORDER BY type, date, id
         """
 

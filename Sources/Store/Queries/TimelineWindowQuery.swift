@@ -56,11 +56,16 @@ enum TimelineWindowQuery {
     /// indexes alone; only they are looked up in the table.
     static let spanningIntoWindowSQL = """
         SELECT \(timelineColumns)
-        FROM entries WHERE pk IN (
+        FROM entries WHERE \(spanningCondition)
+        ORDER BY date, id
+        """
+
+    /// Which entries are spanning ones, as a condition on `entries` (?1 the patient, ?2…?3 the window).
+    static let spanningCondition = """
+        pk IN (
             SELECT pk FROM entries WHERE patient_id = ?1 AND start_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
             UNION SELECT pk FROM entries WHERE patient_id = ?1 AND end_time BETWEEN ?2 AND ?3 AND NOT (date BETWEEN ?2 AND ?3)
         )
-        ORDER BY date, id
         """
 
     static func entries(patientID: String, from start: Int64, to end: Int64, in db: Database) throws -> [StoredEntry] {
