@@ -213,6 +213,16 @@ let package = Package(
             dependencies: ["HTTPKit", .product(name: "Logging", package: "swift-log")],
             path: "Tools/httpkit-bench-server"
         ),
+        // The most a SwiftNIO server answers on this machine, layer by layer (bench/perf/nio-ceiling.py).
+        .executableTarget(
+            name: "nio-ceiling",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tools/nio-ceiling"
+        ),
         // Writes into a store in large transactions so that tests can SIGKILL it mid-write.
         .executableTarget(
             name: "hreaderd-crashwriter",
