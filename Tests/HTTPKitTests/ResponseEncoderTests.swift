@@ -96,6 +96,21 @@ struct ResponseEncoderTests {
         #expect(ours.hasSuffix("A\r\n0\r\n\r\n"))
     }
 
+    @Test("framing headers are found in any case, and a header of their names' length is not taken for one")
+    func framingNamesByLength() throws {
+        let body = ByteBuffer(string: "hello")
+        // Hand-made heads, as a handler or a test could write them: the encoder frames by what they say.
+        let lowercase = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["transfer-encoding": "Chunked"])
+        let chunkedOut = try Self.writes([.head(lowercase), .body(.byteBuffer(body)), .end(nil)], through: ResponseEncoder()).joined()
+        #expect(chunkedOut.hasSuffix("\r\n\r\n5\r\nhello\r\n0\r\n\r\n"))
+        // 17 and 14 bytes long, as Transfer-Encoding and Content-Length are: neither frames the body.
+        let lookalikes = HTTPResponseHead(version: .http1_1, status: .ok,
+                                          headers: ["X-Transfer-Coding": "chunked", "Content-Langua": "5", "CONTENT-LENGTH": "5"])
+        let plainOut = try Self.writes([.head(lookalikes), .body(.byteBuffer(body)), .end(nil)], through: ResponseEncoder())
+        #expect(plainOut.count == 1, "a small body with a Content-Length goes down with its head")
+        #expect(plainOut.joined().hasSuffix("CONTENT-LENGTH: 5\r\n\r\nhello"))
+    }
+
     @Test("trailers after the last chunk")
     func trailers() throws {
         let head = Self.head(Response(status: .ok, body: .stream(ResponseStream(next: { nil }))))
