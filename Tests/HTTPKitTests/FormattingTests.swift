@@ -57,6 +57,20 @@ struct FormattingTests {
         #expect(dated.headers["Date"] == ["then"])
     }
 
+    @Test("header names compare in any ASCII case, byte for byte and length for length")
+    func headerNames() {
+        #expect(ResponseHeadBuilder.sameName("Content-Length", "content-length"))
+        #expect(ResponseHeadBuilder.sameName("CONTENT-LENGTH", "content-length"))
+        #expect(!ResponseHeadBuilder.sameName("Content-Lengths", "content-length"))
+        #expect(!ResponseHeadBuilder.sameName("Content-Lengt", "content-length"))
+        #expect(!ResponseHeadBuilder.sameName("Content_Length", "content-length"))
+        #expect(!ResponseHeadBuilder.sameName("Content-Lenguh", "content-length"))
+        #expect(ResponseHeadBuilder.sameName("", ""))
+        // A name from a request's bytes, not a literal: the same answer.
+        let read = String(decoding: Array("TRANSFER-Encoding".utf8), as: UTF8.self)
+        #expect(ResponseHeadBuilder.sameName(read, "transfer-encoding"))
+    }
+
     @Test("the server owns framing: handler-set Content-Length, Connection and Transfer-Encoding are replaced")
     func headFraming() {
         let builder = ResponseHeadBuilder(defaultHeaders: ["X-Default": "1", "X-Overridden": "default"])

@@ -9,9 +9,9 @@ import NIOHTTP1
 ///    request decoder (with the header limits, which end in `431`);
 /// 3. NIO's `HTTPServerPipelineHandler`: one request at a time, pipelined ones held back,
 ///    graceful quiescing;
-/// 4. `RequestTimeoutHandler`: head, body and keep-alive timeouts (inbound only: the connection
-///    handler tells it when an answer ends);
-/// 5. `HTTPConnectionHandler`: requests in, the application, responses out.
+/// 4. `HTTPConnectionHandler`: requests in, the application, responses out;
+/// 5. `RequestTimeoutHandler`: head, body and keep-alive timeouts, its timers and the close. No request
+///    passes through it: the connection handler tells it of each head, each end and each answer's end.
 ///
 /// No CR/LF injection into responses: `HTTPConnectionHandler` checks each response's headers before
 /// writing its head (`ResponseHeadBuilder.isValid`), and the builder adds only its own and the default
@@ -37,8 +37,8 @@ enum HTTPChannelSetup {
             if !settings.headBuilder.defaultHeadersAreValid {
                 handlers.append(NIOHTTPResponseHeadersValidator())
             }
-            handlers.append(timeouts)
             handlers.append(HTTPConnectionHandler(settings: settings, timeouts: timeouts))
+            handlers.append(timeouts)
             try pipeline.addHandlers(handlers)
         case .overLimit, .draining:
             try pipeline.addHandler(

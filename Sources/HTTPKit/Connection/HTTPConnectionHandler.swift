@@ -76,10 +76,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // The timeouts first, as when they were a handler in front of this one.
         switch self.unwrapInboundIn(data) {
-        case .head(let head): self.receiveHead(head, context: context)
-        case .body(let buffer): self.receiveBody(buffer, context: context)
-        case .end: self.receiveEnd(context: context)
+        case .head(let head):
+            self.timeouts.headReceived()
+            self.receiveHead(head, context: context)
+        case .body(let buffer):
+            self.receiveBody(buffer, context: context)
+        case .end:
+            self.timeouts.requestReceived()
+            self.receiveEnd(context: context)
         }
     }
 

@@ -11,9 +11,11 @@ import NIOHTTP1
 /// No timer runs here while the application works on a request: that time is the handler's.
 /// (Waiting for a client to read an answer is bounded by `responseWriteTimeout`, elsewhere.)
 ///
-/// It sits after `HTTPServerPipelineHandler`, so it sees a pipelined request only when that
-/// request's turn comes. Raw bytes are reported by `ByteActivityHandler`, at the socket end of
-/// the pipeline.
+/// It is told of a request's head and end by `HTTPConnectionHandler`, which sees a pipelined request
+/// only when `HTTPServerPipelineHandler` lets that request's turn come, and of the answer's end; raw
+/// bytes are reported by `ByteActivityHandler`, at the socket end of the pipeline. It sits at the far
+/// end of the pipeline, for its timers and the connection's close alone: the requests' parts do not
+/// pass through it (each part's cast out of `NIOAny` and each hop cost every request, issue 41).
 final class RequestTimeoutHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -82,19 +84,17 @@ final class RequestTimeoutHandler: ChannelInboundHandler {
         }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
-        case .head:
-            self.bytesSinceLastHead = false
-            self.enter(.receivingBody, context: context)
-        case .body:
-            ()
-        case .end:
-            if self.phase == .receivingBody {
-                self.enter(.processing, context: context)
-            }
-        }
-        context.fireChannelRead(data)
+    /// A request's head is complete: its body's time starts.
+    func headReceived() {
+        guard let context = self.context else { return }
+        self.bytesSinceLastHead = false
+        self.enter(.receivingBody, context: context)
+    }
+
+    /// A request is complete: no timer runs while it is answered.
+    func requestReceived() {
+        guard let context = self.context, self.phase == .receivingBody else { return }
+        self.enter(.processing, context: context)
     }
 
     /// Called by `HTTPConnectionHandler` just before it writes an answer's `.end`: the next phase is set
