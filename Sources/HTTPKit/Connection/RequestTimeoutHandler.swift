@@ -17,8 +17,8 @@ import NIOHTTP1
 /// end of the pipeline, for its timers and the connection's close alone: the requests' parts do not
 /// pass through it (each part's cast out of `NIOAny` and each hop cost every request, issue 41).
 final class RequestTimeoutHandler: ChannelInboundHandler {
+    /// Nothing is read here (see above); the type is what would arrive.
     typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
 
     private enum Phase {
         /// Between requests, no byte of the next one seen.
