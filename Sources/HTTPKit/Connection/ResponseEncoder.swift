@@ -141,14 +141,10 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         var chunked = false
         var bodyRoom = 0
         for (name, value) in head.headers {
-            let nameBytes = name.utf8.count
-            size += nameBytes + value.utf8.count + 4
-            // Names are compared only at the two lengths that can match (most of a head's do not).
-            if nameBytes == 14, ResponseHeadBuilder.sameName(name, "content-length"), let length = Int(value),
-                length <= Self.coalescedBodyBytes {
+            size += name.utf8.count + value.utf8.count + 4
+            if ResponseHeadBuilder.sameName(name, "content-length"), let length = Int(value), length <= Self.coalescedBodyBytes {
                 bodyRoom = length
-            } else if nameBytes == 17, ResponseHeadBuilder.sameName(name, "transfer-encoding"),
-                ResponseHeadBuilder.sameName(value, "chunked") {
+            } else if ResponseHeadBuilder.sameName(name, "transfer-encoding"), ResponseHeadBuilder.sameName(value, "chunked") {
                 chunked = true
             }
         }
