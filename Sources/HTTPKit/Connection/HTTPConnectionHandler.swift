@@ -76,7 +76,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        // The timeouts first, as when they were a handler in front of this one.
+        // The timeouts hear of a part before it is handled: handling an end can answer at once, and the
+        // answer's end moves them on only from the phase the request's end puts them in.
         switch self.unwrapInboundIn(data) {
         case .head(let head):
             self.timeouts.headReceived()
