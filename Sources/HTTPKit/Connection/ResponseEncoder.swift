@@ -30,7 +30,7 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
     private var held: ByteBuffer?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch Self.unwrapOutboundIn(data) {
+        switch self.unwrapOutboundIn(data) {
         case .head(let head):
             self.passHeld(context: context)
             let (buffer, chunked) = Self.serialize(head, allocator: context.channel.allocator)
@@ -48,7 +48,7 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
                 self.held = held
             } else {
                 self.passHeld(context: context)
-                context.write(Self.wrapOutboundOut(body), promise: promise)
+                context.write(self.wrapOutboundOut(body), promise: promise)
             }
         case .end(let trailers):
             if self.chunked {
@@ -62,10 +62,10 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
                 self.append(last, promise: promise, context: context)
             } else if let held = self.held {
                 self.held = nil
-                context.write(Self.wrapOutboundOut(.byteBuffer(held)), promise: promise)
+                context.write(self.wrapOutboundOut(.byteBuffer(held)), promise: promise)
             } else if let promise {
                 // Nothing to write, but the promise must complete after the writes before it.
-                context.write(Self.wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
+                context.write(self.wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
             }
         }
     }
@@ -83,7 +83,7 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         if promise == nil {
             self.held = buffer
         } else {
-            context.write(Self.wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
+            context.write(self.wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
         }
     }
 
@@ -93,16 +93,16 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
             self.held = nil
             var buffer = buffer
             held.writeBuffer(&buffer)
-            context.write(Self.wrapOutboundOut(.byteBuffer(held)), promise: promise)
+            context.write(self.wrapOutboundOut(.byteBuffer(held)), promise: promise)
         } else {
-            context.write(Self.wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
+            context.write(self.wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
         }
     }
 
     private func passHeld(context: ChannelHandlerContext) {
         if let held = self.held {
             self.held = nil
-            context.write(Self.wrapOutboundOut(.byteBuffer(held)), promise: nil)
+            context.write(self.wrapOutboundOut(.byteBuffer(held)), promise: nil)
         }
     }
 
@@ -112,16 +112,16 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         let count = body.readableBytes
         guard count > 0 else {
             self.passHeld(context: context)
-            context.write(Self.wrapOutboundOut(body), promise: promise)
+            context.write(self.wrapOutboundOut(body), promise: promise)
             return
         }
         var sizeLine = context.channel.allocator.buffer(capacity: 18)
         sizeLine.writeString(String(count, radix: 16))
         sizeLine.writeStaticString("\r\n")
         self.append(sizeLine, promise: nil, context: context)
-        context.write(Self.wrapOutboundOut(body), promise: nil)
+        context.write(self.wrapOutboundOut(body), promise: nil)
         // The last of the three carries the promise: writes complete in order, and a failed one fails the rest.
-        context.write(Self.wrapOutboundOut(.byteBuffer(Self.crlf)), promise: promise)
+        context.write(self.wrapOutboundOut(.byteBuffer(Self.crlf)), promise: promise)
     }
 
     private static let crlf = ByteBuffer(string: "\r\n")

@@ -9,7 +9,10 @@ public typealias Handler = @Sendable (Request, RequestContext) async throws -> R
 public typealias ImmediateHandler = @Sendable (Request, RequestContext) throws -> Response?
 
 /// One registered endpoint: a method, a pattern, its body limit and its handler.
-struct Route: Sendable {
+///
+/// A class: every request carries its route (`RouteResolution`, `RequestContext.route`) and copies it a few
+/// times on the way; a reference is one retain, where the struct's copy retained each of its parts.
+final class Route: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
     /// The largest request body this route accepts; `nil` uses the server's default.
@@ -18,7 +21,17 @@ struct Route: Sendable {
     let startsOnEventLoop: Bool
     let handler: Handler
     /// The answer at once, when the route can give one (see `ImmediateHandler`).
-    var immediate: ImmediateHandler? = nil
+    let immediate: ImmediateHandler?
+
+    init(method: HTTPMethod, pattern: RoutePattern, bodyLimit: Int?, startsOnEventLoop: Bool, handler: @escaping Handler,
+         immediate: ImmediateHandler? = nil) {
+        self.method = method
+        self.pattern = pattern
+        self.bodyLimit = bodyLimit
+        self.startsOnEventLoop = startsOnEventLoop
+        self.handler = handler
+        self.immediate = immediate
+    }
 }
 
 /// The outcome of looking up a method and path.
