@@ -250,4 +250,12 @@ struct LimitTests {
             try await server.start()
         }
     }
+
+    @Test("default headers that cannot be sent are refused at start")
+    func invalidDefaultHeaders() async throws {
+        let server = HTTPServer(configuration: testConfiguration { $0.defaultHeaders = ["X-Bad": "a\r\nb"] }, router: Router())
+        await #expect(throws: HTTPServerError.invalidConfiguration("a default header's name is not a token, or its value holds CR, LF or NUL")) {
+            try await server.start()
+        }
+    }
 }

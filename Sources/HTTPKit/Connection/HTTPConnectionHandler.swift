@@ -280,7 +280,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         if now != self.date.second {
             self.date = (now, HTTPDate.format(epochSeconds: now))
         }
-        let head = self.settings.headBuilder.head(
+        let head = ResponseHeadBuilder.head(
             for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text, answersHEAD: exchange.method == .HEAD)
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)
         guard sendsBody else {

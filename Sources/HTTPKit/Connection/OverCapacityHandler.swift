@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHTTP1
 
 /// The whole pipeline of a connection the server cannot take (too many open, or shutting
 /// down): it answers `503` with `Connection: close` at once, without reading a request, and
@@ -28,16 +29,13 @@ final class OverCapacityHandler: ChannelInboundHandler {
         // The request is never read: dropped.
     }
 
-    /// The raw bytes of the answer, with the default headers, built once per server.
-    static func answerBytes(headBuilder: ResponseHeadBuilder) -> ByteBuffer {
+    /// The raw bytes of the answer, with the default headers and without a `Date` (they are made once per
+    /// server), as `ResponseEncoder` writes any answer.
+    static func answerBytes(defaultHeaders: DefaultHeaders) -> ByteBuffer {
         let response = HTTPError.serviceUnavailable.response
-        let head = headBuilder.head(for: response, version: .http1_1, keepAlive: false)
-        var text = "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n"
-        for (name, value) in head.headers where name.lowercased() != "date" {
-            text += "\(name): \(value)\r\n"
-        }
-        text += "\r\n"
-        var buffer = ByteBuffer(string: text)
+        var head = ResponseHeadBuilder.head(for: response, version: .http1_1, keepAlive: false)
+        head.headers.remove(name: "date")
+        var (buffer, _) = ResponseEncoder.serialize(head, defaults: defaultHeaders, allocator: ByteBufferAllocator())
         if case .bytes(let body) = response.body {
             buffer.writeImmutableBuffer(body)
         }

@@ -1,8 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// Puts responses on the wire, in place of NIO's `HTTPResponseEncoder`: the head as written, the body
-/// as given, chunked when the head says `Transfer-Encoding: chunked`.
+/// Puts responses on the wire, in place of NIO's `HTTPResponseEncoder`: the head as written and the
+/// server's default headers it does not set (`DefaultHeaders`, serialized once), the body as given, chunked
+/// when the head says `Transfer-Encoding: chunked`.
 ///
 /// It earns its place by what a small answer costs (issue 41, `docs/perf/README.md`): NIO's encoder
 /// re-frames every head (a search of its headers for `Content-Length` and `Transfer-Encoding`), writes
@@ -23,17 +24,23 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
     /// (a copy of a few KiB costs less than a write of its own); a larger one is passed on as it is.
     static let coalescedBodyBytes = 16 * 1024
 
+    /// Written into every final head that does not set them itself.
+    private let defaultHeaders: DefaultHeaders
     /// The current response's body is sent in chunks.
     private var chunked = false
     /// The current response's head (and small body), not yet passed on: it waits for the end, or a
     /// flush, or a write that cannot join it. Only writes without a promise wait here.
     private var held: ByteBuffer?
 
+    init(defaultHeaders: DefaultHeaders = .none) {
+        self.defaultHeaders = defaultHeaders
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch self.unwrapOutboundIn(data) {
         case .head(let head):
             self.passHeld(context: context)
-            let (buffer, chunked) = Self.serialize(head, allocator: context.channel.allocator)
+            let (buffer, chunked) = Self.serialize(head, defaults: self.defaultHeaders, allocator: context.channel.allocator)
             if !Self.isInterim(head.status) {
                 self.chunked = chunked
             }
@@ -132,9 +139,10 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
 
     // MARK: - The head as bytes
 
-    /// The status line, the headers and the blank line, in one buffer of their size (with room for a
-    /// small body that follows); and whether the head announces a chunked body.
-    static func serialize(_ head: HTTPResponseHead, allocator: ByteBufferAllocator) -> (ByteBuffer, chunked: Bool) {
+    /// The status line, the headers, the defaults that a final head does not set, and the blank line, in one
+    /// buffer of their size (with room for a small body that follows); and whether the head announces a
+    /// chunked body.
+    static func serialize(_ head: HTTPResponseHead, defaults: DefaultHeaders, allocator: ByteBufferAllocator) -> (ByteBuffer, chunked: Bool) {
         let reason = head.status.reasonPhrase
         // "HTTP/1.1 200 " + reason + CRLF, then "name: value" + CRLF per header, then CRLF.
         var size = 13 + reason.utf8.count + 2 + 2
@@ -148,10 +156,29 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
                 chunked = true
             }
         }
+        // An interim answer (100 Continue) is a status line alone.
+        let final = !Self.isInterim(head.status)
+        let defaultsBlock = final && defaults.noneSet(by: head.headers)
+        let someDefaults = final && !defaultsBlock ? defaults.unset(by: head.headers) : HTTPHeaders()
+        if defaultsBlock {
+            size += defaults.bytes.count
+        } else {
+            for (name, value) in someDefaults {
+                size += name.utf8.count + value.utf8.count + 4
+            }
+        }
         var buffer = allocator.buffer(capacity: size + bodyRoom)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
             var at = Self.writeStatusLine(head, reason: reason, to: space)
             at = Self.write(head.headers, to: space, at: at)
+            if defaultsBlock {
+                at += defaults.bytes.withUnsafeBytes { block in
+                    UnsafeMutableRawBufferPointer(rebasing: space[at..<(at + block.count)]).copyMemory(from: block)
+                    return block.count
+                }
+            } else {
+                at = Self.write(someDefaults, to: space, at: at)
+            }
             space[at] = UInt8(ascii: "\r")
             space[at + 1] = UInt8(ascii: "\n")
             return at + 2

@@ -8,46 +8,30 @@ import Darwin
 import NIOHTTP1
 
 /// Builds the head that goes on the wire for a `Response`: the server, not the handler, owns
-/// framing (`Content-Length`, or `Transfer-Encoding: chunked` for a stream; `Connection`), adds `Date` and the
-/// default headers, and refuses header names or values that would break the response.
-struct ResponseHeadBuilder: Sendable {
-    let defaultHeaders: HTTPHeaders
-    /// Whether every default header can be sent (`isValid`), known once. Then every header of a head is
-    /// valid once the response's own are (the rest the builder writes), and the pipeline needs no
-    /// validator of its own (`HTTPChannelSetup`).
-    let defaultHeadersAreValid: Bool
+/// framing (`Content-Length`, or `Transfer-Encoding: chunked` for a stream; `Connection`), adds `Date`, and
+/// refuses header names or values that would break the response. The server's default headers are not
+/// added here: `ResponseEncoder` writes them, serialized once (`DefaultHeaders`).
+enum ResponseHeadBuilder {
+    /// Bit n set when a framing header's name or `Date` is n bytes long: a response's own header of another
+    /// length cannot be one of them, and is passed without comparing names.
+    private static let reservedNameLengths = (framingHeaders + ["date"]).reduce(UInt64(0)) { $0 | lengthBit($1) }
 
-    /// Bit n set when a default header's name, a framing header's or `Date` is n bytes long (n < 64): a
-    /// response's own header of another length cannot be one of them, and is passed without comparing names.
-    private let reservedNameLengths: UInt64
-
-    init(defaultHeaders: HTTPHeaders) {
-        self.defaultHeaders = defaultHeaders
-        self.defaultHeadersAreValid = Self.isValid(defaultHeaders)
-        var lengths: UInt64 = 0
-        for name in defaultHeaders.map(\.name) + Self.framingHeaders + ["date"] {
-            lengths |= Self.lengthBit(name)
-        }
-        self.reservedNameLengths = lengths
-    }
-
-    /// A name's bit in `reservedNameLengths`: its length's, the last for 63 bytes and longer.
-    private static func lengthBit(_ name: String) -> UInt64 {
+    /// A name's bit in a set of name lengths: its length's, the last for 63 bytes and longer.
+    static func lengthBit(_ name: String) -> UInt64 {
         1 << UInt64(min(name.utf8.count, 63))
     }
 
-    /// Whether a response's own headers leave the defaults and the framing to the builder: none of them is
-    /// a default header's, a framing header or `Date`. One pass over the response's few headers; then the
-    /// defaults are appended whole, not looked up and added one by one.
-    private func leavesHeadToBuilder(_ own: HTTPHeaders) -> Bool {
-        for (name, _) in own {
-            guard self.reservedNameLengths & Self.lengthBit(name) != 0 else { continue }
-            if Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
-                || self.defaultHeaders.contains(name: name) {
-                return false
-            }
+    /// Whether a response's own headers leave the framing and `Date` to the builder. One pass over the
+    /// response's few headers, most of them passed on their length alone.
+    private static func leavesHeadToBuilder(_ own: HTTPHeaders) -> Bool {
+        for (name, _) in own where Self.reservedNameLengths & Self.lengthBit(name) != 0 {
+            if Self.isReserved(name) { return false }
         }
         return true
+    }
+
+    private static func isReserved(_ name: String) -> Bool {
+        Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
     }
 
     /// Header names compare case-insensitively (ASCII); `lowercased` is given in lower case.
@@ -73,7 +57,7 @@ struct ResponseHeadBuilder: Sendable {
         }
     }
 
-    private static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+    static let framingHeaders = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
     /// Whether the client understands `Transfer-Encoding: chunked` (HTTP/1.1 and later).
     static func allowsChunked(_ version: HTTPVersion) -> Bool {
@@ -91,13 +75,8 @@ struct ResponseHeadBuilder: Sendable {
         status.code < 200 || status.code == 204 || status.code == 304
     }
 
-    func head(
-        for response: Response,
-        version: HTTPVersion,
-        keepAlive: Bool,
-        now: Int = Int(time(nil))
-    ) -> HTTPResponseHead {
-        self.head(for: response, version: version, keepAlive: keepAlive, date: HTTPDate.format(epochSeconds: now))
+    static func head(for response: Response, version: HTTPVersion, keepAlive: Bool, now: Int = Int(time(nil))) -> HTTPResponseHead {
+        Self.head(for: response, version: version, keepAlive: keepAlive, date: HTTPDate.format(epochSeconds: now))
     }
 
     /// - Parameters:
@@ -105,24 +84,16 @@ struct ResponseHeadBuilder: Sendable {
     ///   - answersHEAD: the request was `HEAD`: no body follows, so a stream's answer announces no chunks
     ///     (RFC 9110 section 9.3.2 lets a HEAD answer leave out what only generating the content decides),
     ///     while a known `Content-Length` is still sent.
-    func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String, answersHEAD: Bool = false) -> HTTPResponseHead {
+    static func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String, answersHEAD: Bool = false) -> HTTPResponseHead {
         var headers = response.headers
-        if self.leavesHeadToBuilder(headers) {
-            // The common case, the same headers in the same order as below.
-            headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
-            headers.add(contentsOf: self.defaultHeaders)
+        if Self.leavesHeadToBuilder(headers) {
+            headers.reserveCapacity(headers.count + 3)
             headers.add(name: "Date", value: date)
         } else {
             for name in Self.framingHeaders where headers.contains(name: name) {
                 headers.remove(name: name)
             }
-            // Looked up among the response's own headers (a few), not among those added so far.
-            let own = headers
-            headers.reserveCapacity(headers.count + self.defaultHeaders.count + 3)
-            for (name, value) in self.defaultHeaders where !own.contains(name: name) {
-                headers.add(name: name, value: value)
-            }
-            if !own.contains(name: "date") {
+            if !headers.contains(name: "date") {
                 headers.add(name: "Date", value: date)
             }
         }

@@ -55,17 +55,19 @@ public final class HTTPServer: Sendable {
     ) {
         self.configuration = configuration
         self.logger = logger
-        let headBuilder = ResponseHeadBuilder(defaultHeaders: configuration.defaultHeaders)
+        // Defaults that cannot be sent stop `start()` (`validateConfiguration`); until then, none.
+        let defaultHeaders = DefaultHeaders.problem(with: configuration.defaultHeaders) == nil
+            ? DefaultHeaders(configuration.defaultHeaders) : .none
         self.settings = ConnectionSettings(
             limits: configuration.limits,
             responder: Responder(router: router, middleware: middleware),
-            headBuilder: headBuilder,
+            defaultHeaders: defaultHeaders,
             accessLog: AccessLog(logger: logger, level: configuration.accessLogLevel, output: configuration.accessLogOutput),
             logger: logger,
             loopGate: self.gate
         )
         self.registry = ConnectionRegistry(limit: configuration.limits.maxConnections)
-        self.overCapacityAnswer = OverCapacityHandler.answerBytes(headBuilder: headBuilder)
+        self.overCapacityAnswer = OverCapacityHandler.answerBytes(defaultHeaders: defaultHeaders)
     }
 
     /// The connections open now (for diagnostics, and for tests that look for leaks).
@@ -166,6 +168,9 @@ public final class HTTPServer: Sendable {
         ]
         if let failed = checks.first(where: { !$0.0 }) {
             throw failed.1 == "no listeners" ? .noListeners : .invalidConfiguration(failed.1)
+        }
+        if let problem = DefaultHeaders.problem(with: self.configuration.defaultHeaders) {
+            throw .invalidConfiguration(problem)
         }
     }
 

@@ -21,10 +21,11 @@ struct AccessPolicy: Middleware {
     }
 
     func handle(_ request: Request, context: RequestContext, next: NextHandler) async throws -> Response {
-        switch try admit(request, context: context) {
-        case .admitted(let context):
+        var context = context
+        switch try admit(request, context: &context) {
+        case .admitted:
             return try await next(request, context)
-        case .unknownToken(let token, let authorization, let store, let now, let background, var context):
+        case .unknownToken(let token, let authorization, let store, let now, let background):
             // Read the counts before verifying: a revocation racing with this check invalidates the entry.
             let revocations = store.tokenRevocationCount
             let commitCount = store.commitCount
@@ -38,8 +39,9 @@ struct AccessPolicy: Middleware {
     /// The same checks on the event loop, for a route that answers at once: a token that is not in the cache
     /// (a store read) sends the request to `handle`, before anything is noted.
     func handleImmediately(_ request: Request, context: RequestContext, next: ImmediateNext) throws -> Response? {
-        switch try admit(request, context: context) {
-        case .admitted(let context): return try next(request, context)
+        var context = context
+        switch try admit(request, context: &context) {
+        case .admitted: return try next(request, context)
         case .unknownToken: return nil
         }
     }
@@ -47,13 +49,16 @@ struct AccessPolicy: Middleware {
     /// What the policy decides without reading the store.
     private enum Admission {
         /// On to the route, with who asked in the context.
-        case admitted(RequestContext)
+        case admitted
         /// A bearer token the cache does not know (by its `Authorization` header): to verify against the store.
-        case unknownToken(String, authorization: String, Store, now: Int64, background: Bool, RequestContext)
+        /// The context is as it came.
+        case unknownToken(String, authorization: String, Store, now: Int64, background: Bool)
     }
 
     /// Steps 1 to 5, but for the store read of a token that the cache does not know; throws the refusals.
-    private func admit(_ request: Request, context: RequestContext) throws -> Admission {
+    /// Who asked goes into `context` (changed in place: a context carried in the answer was copied, and
+    /// destroyed, for every request).
+    private func admit(_ request: Request, context: inout RequestContext) throws -> Admission {
         guard let host = request.headers.first(name: "Host"), app.hosts.allows(host: host) else {
             throw HTTPError(.forbidden, code: "bad_host", message: "This server answers only to its local names (localhost, 127.0.0.1).")
         }
@@ -65,10 +70,9 @@ struct AccessPolicy: Middleware {
                 throw HTTPError(.forbidden, code: "bad_origin", message: "Requests that change data must come from this server's own pages.")
             }
         }
-        var context = context
         if Self.isPublic(request) {
             context.values[SessionIDKey.self] = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init))
-            return .admitted(context)
+            return .admitted
         }
         let store = try app.store()
         let now = app.now()
@@ -79,16 +83,16 @@ struct AccessPolicy: Middleware {
            app.sessions.validate(session, now: now, active: !background) {
             context.values[SessionIDKey.self] = session
             context.values[ActorKey.self] = Self.actor(session: session)
-            return .admitted(context)
+            return .admitted
         }
         // The cache is keyed by the whole header as sent: a known token is not taken apart again.
         guard let authorization = request.headers.first(name: "Authorization") else { throw Self.unauthenticated }
         guard let known = app.tokenCache.token(for: authorization, store: store, now: now) else {
             guard let token = Self.bearerToken(authorization) else { throw Self.unauthenticated }
-            return .unknownToken(token, authorization: authorization, store, now: now, background: background, context)
+            return .unknownToken(token, authorization: authorization, store, now: now, background: background)
         }
         admitToken(known.id, actor: known.actor, store: store, now: now, background: background, context: &context)
-        return .admitted(context)
+        return .admitted
     }
 
     /// A verified token: the store's idle clock and the token's last use noted, the actor named.

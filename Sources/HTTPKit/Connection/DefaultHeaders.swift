@@ -1,0 +1,62 @@
+import NIOHTTP1
+
+/// The server's default headers (`HTTPServer.Configuration.defaultHeaders`: the security headers), which
+/// `ResponseEncoder` writes into every final head that does not set them itself.
+///
+/// Every answer repeats them, so their bytes are made once, with the server: a head that sets none of them
+/// (nearly all) gets them as one copied block. Added to each head and serialized with it, they cost a
+/// `page=year` request about 4,000 instructions (issue 41, `docs/perf/README.md`).
+struct DefaultHeaders: Sendable {
+    let headers: HTTPHeaders
+    /// Each header as `name: value` and CRLF, in order.
+    let bytes: [UInt8]
+    /// Bit n set when a default's name is n bytes long (`ResponseHeadBuilder.lengthBit`): a head's header of
+    /// any other length cannot be one of them.
+    private let nameLengths: UInt64
+
+    /// Why a set of headers cannot be the defaults, or `nil` when it can: each must be valid
+    /// (`ResponseHeadBuilder.isValid`), and none may be one the server writes itself (framing, `Date`).
+    static func problem(with headers: HTTPHeaders) -> String? {
+        guard ResponseHeadBuilder.isValid(headers) else {
+            return "a default header's name is not a token, or its value holds CR, LF or NUL"
+        }
+        for (name, _) in headers where (ResponseHeadBuilder.framingHeaders + ["date"]).contains(where: { ResponseHeadBuilder.sameName(name, $0) }) {
+            return "the server writes \(name) itself; it cannot be a default header"
+        }
+        return nil
+    }
+
+    /// `headers`, which `problem(with:)` has passed; the server checks that before it starts.
+    init(_ headers: HTTPHeaders) {
+        self.headers = headers
+        var bytes: [UInt8] = []
+        var lengths: UInt64 = 0
+        for (name, value) in headers {
+            bytes += Array(name.utf8) + Array(": ".utf8) + Array(value.utf8) + [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+            lengths |= ResponseHeadBuilder.lengthBit(name)
+        }
+        self.bytes = bytes
+        self.nameLengths = lengths
+    }
+
+    static let none = DefaultHeaders([:])
+
+    /// Whether `head` sets none of the defaults, so that all of them follow it as one block. One pass over the
+    /// head's few headers, most of them passed on their length alone.
+    func noneSet(by head: HTTPHeaders) -> Bool {
+        guard self.nameLengths != 0 else { return true }
+        for (name, _) in head where self.nameLengths & ResponseHeadBuilder.lengthBit(name) != 0 {
+            if self.headers.contains(name: name) { return false }
+        }
+        return true
+    }
+
+    /// The defaults that `head` does not set, for a head that sets some (`noneSet` is false).
+    func unset(by head: HTTPHeaders) -> HTTPHeaders {
+        var unset = HTTPHeaders()
+        for (name, value) in self.headers where !head.contains(name: name) {
+            unset.add(name: name, value: value)
+        }
+        return unset
+    }
+}
