@@ -85,59 +85,53 @@ enum ResponseHeadBuilder {
     ///     (RFC 9110 section 9.3.2 lets a HEAD answer leave out what only generating the content decides),
     ///     while a known `Content-Length` is still sent.
     static func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String, answersHEAD: Bool = false) -> HTTPResponseHead {
-        var headers = response.headers
-        if Self.leavesHeadToBuilder(headers) {
-            headers.reserveCapacity(headers.count + 3)
-            headers.add(name: "Date", value: date)
+        // The head's headers as pairs, made into `HTTPHeaders` once: its `add` checks every name for ASCII
+        // and for `Connection`, which the names added here need not be.
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(response.headers.count + 3)
+        if Self.leavesHeadToBuilder(response.headers) {
+            for header in response.headers { headers.append(header) }
+            headers.append(("Date", date))
         } else {
-            for name in Self.framingHeaders where headers.contains(name: name) {
-                headers.remove(name: name)
+            for (name, value) in response.headers where !Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) {
+                headers.append((name, value))
             }
-            if !headers.contains(name: "date") {
-                headers.add(name: "Date", value: date)
+            if !response.headers.contains(name: "date") {
+                headers.append(("Date", date))
             }
         }
         if !Self.forbidsBody(response.status) {
             if let count = response.body.count {
-                headers.add(name: "Content-Length", value: String(count))
+                headers.append(("Content-Length", String(count)))
             } else if Self.allowsChunked(version) && !answersHEAD {
-                headers.add(name: "Transfer-Encoding", value: "chunked")
+                headers.append(("Transfer-Encoding", "chunked"))
             }
             // A stream to an HTTP/1.0 client ends when the connection does (`keepsAlive` says no).
         }
         if !keepAlive {
-            headers.add(name: "Connection", value: "close")
+            headers.append(("Connection", "close"))
         } else if version.major == 1 && version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
+            headers.append(("Connection", "keep-alive"))
         }
-        return HTTPResponseHead(version: version.major == 1 ? version : .http1_1, status: response.status, headers: headers)
+        return HTTPResponseHead(version: version.major == 1 ? version : .http1_1, status: response.status, headers: HTTPHeaders(headers))
     }
 
     /// Whether every header can be sent: a token name, and a value without CR, LF or NUL (which
     /// would let a value start a new header or end the head).
     static func isValid(_ headers: HTTPHeaders) -> Bool {
+        let tokenBytes = Self.tokenBytes
         for (name, value) in headers {
             var name = name
             var value = value
-            // Over each string's bytes as they are stored (a request's headers are checked on every answer).
-            let nameIsToken = name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
-            let valueIsSafe = value.withUTF8 { bytes in !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 } }
+            // Over each string's bytes as they are stored (a response's own headers are checked on every answer),
+            // a name's against a table, a value's with one comparison for any byte above CR.
+            let nameIsToken = name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy { tokenBytes.contains($0) } }
+            let valueIsSafe = value.withUTF8 { bytes in !bytes.contains { $0 <= 0x0D && ($0 == 0x0D || $0 == 0x0A || $0 == 0x00) } }
             guard nameIsToken, valueIsSafe else { return false }
         }
         return true
     }
 
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
+    /// The bytes of a token (RFC 9110 section 5.6.2), one bit each.
+    private static let tokenBytes = ByteSet("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
