@@ -8,7 +8,9 @@ extension HTTPServer {
         public var listeners: [Listener] = [.tcp(host: "127.0.0.1", port: 8080)]
         public var limits = Limits()
         /// Headers added to every response (errors included) that does not set the same header
-        /// itself: the product's security headers, by default `SecurityHeaders()`.
+        /// itself: the product's security headers, by default `SecurityHeaders()`. `start()` refuses
+        /// any that cannot be sent, and `Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`
+        /// and `Date`, which the server writes itself.
         public var defaultHeaders: HTTPHeaders = SecurityHeaders().headers
         /// Event loop threads; each serves many connections. Handlers run elsewhere, on the
         /// Swift concurrency pool.

@@ -13,7 +13,7 @@ public final class HostAllowList: Sendable {
     public func allow(ports: [Int], extraNames: [String] = []) {
         var names: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
         for name in extraNames where !name.isEmpty && name != "0.0.0.0" && name != "::" {
-            names.insert(name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name.lowercased())
+            names.insert(name.contains(":") && !name.hasPrefix("[") ? "[\(name.lowercased())]" : name.lowercased())
         }
         hosts.withLock { hosts in
             for port in ports {
@@ -25,7 +25,9 @@ public final class HostAllowList: Sendable {
     }
 
     public func allows(host: String) -> Bool {
-        hosts.withLock { $0.contains(host.lowercased()) }
+        // Clients send the name as it was typed, nearly always in lower case: found as sent, it is not lowered
+        // (a new string on every request).
+        hosts.withLock { $0.contains(host) || $0.contains(host.lowercased()) }
     }
 
     /// `http://host:port` for an allowed host.
