@@ -150,8 +150,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         )
         do throws(HTTPError) {
             let target: RequestTarget
+            let declaredLength: Int?
             do throws(HTTPError) {
-                try RequestHeadValidation.validate(head)
+                declaredLength = try RequestHeadValidation.validate(head)
                 target = try RequestTarget(parsing: head.uri)
             } catch {
                 exchange.path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
@@ -160,7 +161,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             exchange.path = target.path
             let resolution = self.settings.responder.resolve(method: head.method, segments: target.segments)
             let bodyLimit = resolution.bodyLimit ?? self.settings.limits.maxBodyBytes
-            if let length = RequestHeadValidation.contentLength(head), length > bodyLimit {
+            if let declaredLength, declaredLength > bodyLimit {
                 throw HTTPError.payloadTooLarge
             }
             try self.meetExpectation(head, context: context)

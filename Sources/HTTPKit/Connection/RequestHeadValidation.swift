@@ -4,9 +4,15 @@ import NIOHTTP1
 /// framing: a request whose length two parties could read differently is refused (`400`) and
 /// the connection closed, because what follows it on the connection cannot be trusted.
 enum RequestHeadValidation {
-    static func validate(_ head: HTTPRequestHead) throws(HTTPError) {
+    /// Returns the declared body length, when there is one.
+    static func validate(_ head: HTTPRequestHead) throws(HTTPError) -> Int? {
         guard head.version.major == 1 else {
             throw HTTPError(.httpVersionNotSupported, code: "bad_version", message: "Only HTTP/1.x is served.")
+        }
+        // Most requests (every GET) carry neither header: two lookups, where taking each header's list apart
+        // made two arrays a request.
+        guard head.headers.contains(name: "content-length") || head.headers.contains(name: "transfer-encoding") else {
+            return nil
         }
         let lengths = head.headers[canonicalForm: "content-length"]
         let encodings = head.headers[canonicalForm: "transfer-encoding"]
@@ -19,17 +25,12 @@ enum RequestHeadValidation {
                 throw framing("Only the chunked transfer coding is accepted.")
             }
         }
-        if !lengths.isEmpty {
-            // Two Content-Length values (even equal ones, as two fields or a list) are refused.
-            guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
-                lengths[0].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-            else { throw framing("Content-Length must be one decimal number.") }
-        }
-    }
-
-    /// The declared body length, when there is one.
-    static func contentLength(_ head: HTTPRequestHead) -> Int? {
-        head.headers.first(name: "content-length").flatMap { Int($0) }
+        guard !lengths.isEmpty else { return nil }
+        // Two Content-Length values (even equal ones, as two fields or a list) are refused.
+        guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
+            lengths[0].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { throw framing("Content-Length must be one decimal number.") }
+        return length
     }
 
     private static func framing(_ message: String) -> HTTPError {

@@ -8,8 +8,28 @@ struct RouteTrie: Sendable {
         var literals: [String: Node] = [:]
         /// At most one element; an array gives the recursive struct its indirection.
         var parameter: [Node] = []
-        var catchAll: [String: Route] = [:]
-        var routes: [String: Route] = [:]
+        var catchAll = MethodRoutes()
+        var routes = MethodRoutes()
+    }
+
+    /// The routes of one node, by method. A path has a few methods: a list searched in order costs less than
+    /// hashing the method's name on every request.
+    private struct MethodRoutes: Sendable {
+        private(set) var routes: [Route] = []
+
+        var isEmpty: Bool { self.routes.isEmpty }
+
+        subscript(method: HTTPMethod) -> Route? {
+            for route in self.routes where route.method == method { return route }
+            return nil
+        }
+
+        /// False when the method has a route here already.
+        mutating func insert(_ route: Route) -> Bool {
+            guard self[route.method] == nil else { return false }
+            self.routes.append(route)
+            return true
+        }
     }
 
     private var root = Node()
@@ -23,12 +43,10 @@ struct RouteTrie: Sendable {
     }
 
     private static func insert(_ route: Route, segments: ArraySlice<RoutePattern.Segment>, into node: inout Node) throws(InsertError) {
-        let method = route.method.rawValue
         guard let first = segments.first else {
-            guard node.routes[method] == nil else {
-                throw .duplicate(method: method, pattern: route.pattern.description)
+            guard node.routes.insert(route) else {
+                throw .duplicate(method: route.method.rawValue, pattern: route.pattern.description)
             }
-            node.routes[method] = route
             return
         }
         let rest = segments.dropFirst()
@@ -42,15 +60,14 @@ struct RouteTrie: Sendable {
             try insert(route, segments: rest, into: &child)
             node.parameter = [child]
         case .catchAll:
-            guard node.catchAll[method] == nil else {
-                throw .duplicate(method: method, pattern: route.pattern.description)
+            guard node.catchAll.insert(route) else {
+                throw .duplicate(method: route.method.rawValue, pattern: route.pattern.description)
             }
-            node.catchAll[method] = route
         }
     }
 
     func resolve(method: HTTPMethod, segments: [String]) -> RouteResolution {
-        var search = Search(method: method.rawValue, segments: segments)
+        var search = Search(method: method, segments: segments)
         search.visit(self.root, at: 0)
         if let match = search.match {
             return match
@@ -62,7 +79,7 @@ struct RouteTrie: Sendable {
     }
 
     private struct Search {
-        let method: String
+        let method: HTTPMethod
         let segments: [String]
         var captured: [String] = []
         var match: RouteResolution?
@@ -93,22 +110,22 @@ struct RouteTrie: Sendable {
             }
         }
 
-        private mutating func consider(_ routes: [String: Route], catchAll: [String]?) {
+        private mutating func consider(_ routes: MethodRoutes, catchAll: [String]?) {
             guard !routes.isEmpty else { return }
             // HEAD is answered by the GET route unless the path has its own HEAD route.
-            let route = routes[self.method] ?? (self.method == "HEAD" ? routes["GET"] : nil)
+            let route = routes[self.method] ?? (self.method == .HEAD ? routes[.GET] : nil)
             if let route {
                 let parameters = Parameters(names: route.pattern.parameterNames, values: self.captured, catchAll: catchAll)
                 self.match = .matched(route, parameters)
             } else if self.firstAllow == nil {
-                self.firstAllow = Self.allowList(routes.keys)
+                self.firstAllow = Self.allowList(routes.routes.map(\.method.rawValue))
             }
         }
 
         private static let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
         /// The methods of a path in a stable order, HEAD included wherever GET is.
-        static func allowList(_ methods: Dictionary<String, Route>.Keys) -> [HTTPMethod] {
+        static func allowList(_ methods: [String]) -> [HTTPMethod] {
             var names = Set(methods)
             if names.contains("GET") { names.insert("HEAD") }
             let sorted = names.sorted { lhs, rhs in

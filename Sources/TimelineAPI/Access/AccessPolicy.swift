@@ -71,7 +71,7 @@ struct AccessPolicy: Middleware {
             }
         }
         if Self.isPublic(request) {
-            context.values[SessionIDKey.self] = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init))
+            context.values[SessionIDKey.self] = Self.sessionID(request)
             return .admitted
         }
         let store = try app.store()
@@ -79,7 +79,7 @@ struct AccessPolicy: Middleware {
         // A page polling in the background (import status) says so: that is not a person using the store, and
         // does not keep it from locking when idle.
         let background = request.headers.first(name: Self.backgroundHeader) == "1"
-        if let session = SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init)),
+        if let session = Self.sessionID(request),
            app.sessions.validate(session, now: now, active: !background) {
             context.values[SessionIDKey.self] = session
             context.values[ActorKey.self] = Self.actor(session: session)
@@ -93,6 +93,13 @@ struct AccessPolicy: Middleware {
         }
         admitToken(known.id, actor: known.actor, store: store, now: now, background: background, context: &context)
         return .admitted
+    }
+
+    /// The session cookie's value, when the request sent one. An API client sends no Cookie at all: one lookup,
+    /// where taking the header's list apart made an array on every request.
+    private static func sessionID(_ request: Request) -> String? {
+        guard request.headers.contains(name: "Cookie") else { return nil }
+        return SessionStore.sessionID(fromCookieHeaders: request.headers[canonicalForm: "Cookie"].map(String.init))
     }
 
     /// A verified token: the store's idle clock and the token's last use noted, the actor named.
