@@ -37,6 +37,8 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // NIO's instance helpers here and below, not its static `Self.` ones: those were left unspecialised, a
+        // runtime cast of about 1,000 instructions for every part (issue 41, `docs/perf/README.md`).
         switch self.unwrapOutboundIn(data) {
         case .head(let head):
             self.passHeld(context: context)
