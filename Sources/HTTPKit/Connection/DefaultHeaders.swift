@@ -1,3 +1,4 @@
+import NIOCore
 import NIOHTTP1
 
 /// The server's default headers (`HTTPServer.Configuration.defaultHeaders`: the security headers), which
@@ -8,8 +9,8 @@ import NIOHTTP1
 /// `page=year` request about 4,000 instructions (issue 41, `docs/perf/README.md`).
 struct DefaultHeaders: Sendable {
     let headers: HTTPHeaders
-    /// Each header as `name: value` and CRLF, in order.
-    let bytes: [UInt8]
+    /// Each header as `name: value` and CRLF, in order (`ResponseEncoder.write(_:into:)`).
+    let bytes: ByteBuffer
     /// Bit n set when a default's name is n bytes long (`ResponseHeadBuilder.lengthBit`): a head's header of
     /// any other length cannot be one of them.
     private let nameLengths: UInt64
@@ -20,7 +21,7 @@ struct DefaultHeaders: Sendable {
         guard ResponseHeadBuilder.isValid(headers) else {
             return "a default header's name is not a token, or its value holds CR, LF or NUL"
         }
-        for (name, _) in headers where (ResponseHeadBuilder.framingHeaders + ["date"]).contains(where: { ResponseHeadBuilder.sameName(name, $0) }) {
+        for (name, _) in headers where ResponseHeadBuilder.isReserved(name) {
             return "the server writes \(name) itself; it cannot be a default header"
         }
         return nil
@@ -29,14 +30,10 @@ struct DefaultHeaders: Sendable {
     /// `headers`, which `problem(with:)` has passed; the server checks that before it starts.
     init(_ headers: HTTPHeaders) {
         self.headers = headers
-        var bytes: [UInt8] = []
-        var lengths: UInt64 = 0
-        for (name, value) in headers {
-            bytes += Array(name.utf8) + Array(": ".utf8) + Array(value.utf8) + [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
-            lengths |= ResponseHeadBuilder.lengthBit(name)
-        }
+        var bytes = ByteBuffer()
+        ResponseEncoder.write(headers, into: &bytes)
         self.bytes = bytes
-        self.nameLengths = lengths
+        self.nameLengths = headers.reduce(0) { $0 | ResponseHeadBuilder.lengthBit($1.name) }
     }
 
     static let none = DefaultHeaders([:])

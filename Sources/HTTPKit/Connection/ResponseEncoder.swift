@@ -162,19 +162,13 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         let final = !Self.isInterim(head.status)
         let defaultsBlock = final && defaults.noneSet(by: head.headers)
         let someDefaults = final && !defaultsBlock ? defaults.unset(by: head.headers) : HTTPHeaders()
-        if defaultsBlock {
-            size += defaults.bytes.count
-        } else {
-            for (name, value) in someDefaults {
-                size += name.utf8.count + value.utf8.count + 4
-            }
-        }
+        size += defaultsBlock ? defaults.bytes.readableBytes : Self.size(of: someDefaults)
         var buffer = allocator.buffer(capacity: size + bodyRoom)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
             var at = Self.writeStatusLine(head, reason: reason, to: space)
             at = Self.write(head.headers, to: space, at: at)
             if defaultsBlock {
-                at += defaults.bytes.withUnsafeBytes { block in
+                at += defaults.bytes.withUnsafeReadableBytes { block in
                     UnsafeMutableRawBufferPointer(rebasing: space[at..<(at + block.count)]).copyMemory(from: block)
                     return block.count
                 }
@@ -233,15 +227,20 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         return at
     }
 
-    /// Trailers: each as `name: value` and CRLF.
-    private static func write(_ headers: HTTPHeaders, into buffer: inout ByteBuffer) {
+    /// Headers (trailers, the defaults) each as `name: value` and CRLF, appended.
+    static func write(_ headers: HTTPHeaders, into buffer: inout ByteBuffer) {
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.size(of: headers)) { space in
+            Self.write(headers, to: space, at: 0)
+        }
+    }
+
+    /// The bytes `write` makes of `headers`.
+    private static func size(of headers: HTTPHeaders) -> Int {
         var size = 0
         for (name, value) in headers {
             size += name.utf8.count + value.utf8.count + 4
         }
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
-            Self.write(headers, to: space, at: 0)
-        }
+        return size
     }
 
     private static func copy(_ string: String, to space: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {

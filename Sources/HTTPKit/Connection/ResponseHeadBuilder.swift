@@ -30,7 +30,8 @@ enum ResponseHeadBuilder {
         return true
     }
 
-    private static func isReserved(_ name: String) -> Bool {
+    /// Whether `name` is a framing header's or `Date`: the builder writes those itself.
+    static func isReserved(_ name: String) -> Bool {
         Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) || Self.sameName(name, "date")
     }
 
