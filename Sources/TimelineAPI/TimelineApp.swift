@@ -183,8 +183,9 @@ extension Response {
         Response(status: status, headers: Self.jsonNoStore, body: .bytes(buffer))
     }
 
-    /// Made once and shared: a cached page's answer copies no header list of its own.
-    private static let jsonNoStore: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"]
+    /// Made once and shared, checked and written as bytes once: a cached page's answer neither copies nor
+    /// serializes a header list of its own.
+    private static let jsonNoStore = PreparedHeaders(["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"])
 }
 
 extension Request {

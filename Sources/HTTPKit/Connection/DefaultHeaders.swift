@@ -48,10 +48,16 @@ struct DefaultHeaders: Sendable {
         return true
     }
 
-    /// The defaults that `head` does not set, for a head that sets some (`noneSet` is false).
-    func unset(by head: HTTPHeaders) -> HTTPHeaders {
+    /// Whether prepared own headers set none of the defaults: at once when none of their names has a default's
+    /// length (the API's JSON answers: `Content-Type`, `Cache-Control`).
+    func noneSet(by own: PreparedHeaders) -> Bool {
+        self.nameLengths & own.nameLengths == 0 || self.noneSet(by: own.headers)
+    }
+
+    /// The defaults that `head` (and a response's prepared `own` headers) do not set, for a head that sets some.
+    func unset(by head: HTTPHeaders, own: HTTPHeaders? = nil) -> HTTPHeaders {
         var unset = HTTPHeaders()
-        for (name, value) in self.headers where !head.contains(name: name) {
+        for (name, value) in self.headers where !head.contains(name: name) && !(own?.contains(name: name) ?? false) {
             unset.add(name: name, value: value)
         }
         return unset

@@ -27,13 +27,14 @@ enum HTTPChannelSetup {
             decoderLimits.maxHeaderFieldSize = settings.limits.maxHeaderBytes
             decoderLimits.maxHeaderFieldCount = settings.limits.maxHeaderCount
             let timeouts = RequestTimeoutHandler(limits: settings.limits)
+            let encoder = ResponseEncoder(defaultHeaders: settings.defaultHeaders)
             try pipeline.addHandlers([
                 ByteActivityHandler(reportingTo: timeouts),
-                ResponseEncoder(defaultHeaders: settings.defaultHeaders),
+                encoder,
                 // HTTPConnectionHandler answers parser errors itself (400 or 431).
                 ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)),
                 HTTPServerPipelineHandler(),
-                HTTPConnectionHandler(settings: settings, timeouts: timeouts),
+                HTTPConnectionHandler(settings: settings, timeouts: timeouts, encoder: encoder),
                 timeouts,
             ])
         case .overLimit, .draining:

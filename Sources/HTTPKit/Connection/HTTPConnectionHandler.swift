@@ -62,6 +62,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private let settings: ConnectionSettings
     private let timeouts: RequestTimeoutHandler
+    /// This connection's encoder, told of a response's prepared headers just before their head is written.
+    private let encoder: ResponseEncoder
     private var state = State.idle
     private var writeTimer: Scheduled<Void>?
     private var requestsSeen = 0
@@ -70,9 +72,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     /// The connection's two addresses, asked of the channel (behind its lock) once, not per request.
     private var addresses: (peer: SocketAddress?, local: SocketAddress?)?
 
-    init(settings: ConnectionSettings, timeouts: RequestTimeoutHandler) {
+    init(settings: ConnectionSettings, timeouts: RequestTimeoutHandler, encoder: ResponseEncoder) {
         self.settings = settings
         self.timeouts = timeouts
+        self.encoder = encoder
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -266,7 +269,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     /// without keep-alive, the connection is then closed.
     private func write(_ response: Response, exchange: Exchange, endsConnection: Bool, context: ChannelHandlerContext) {
         var response = response
-        if !ResponseHeadBuilder.isValid(response.headers) {
+        // Prepared headers were checked when they were made.
+        if response.prepared == nil, !ResponseHeadBuilder.isValid(response.headers) {
             self.settings.logger.error("a handler set an invalid header name or value; answering 500")
             response = HTTPError.internalServerError.response
         }
@@ -283,6 +287,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
         let head = ResponseHeadBuilder.head(
             for: response, version: exchange.version, keepAlive: keepAlive, date: self.date.text, answersHEAD: exchange.method == .HEAD)
+        self.encoder.preparedHeaders = response.prepared  // the head below takes them (`ResponseHeadBuilder.head`)
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)
         guard sendsBody else {
             self.finish(exchange, status: response.status, bytes: 0, keepAlive: keepAlive, context: context)

@@ -31,6 +31,9 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
     /// The current response's head (and small body), not yet passed on: it waits for the end, or a
     /// flush, or a write that cannot join it. Only writes without a promise wait here.
     private var held: ByteBuffer?
+    /// The next head's response's own headers, prepared (`PreparedHeaders`): written before the head's headers.
+    /// `HTTPConnectionHandler` sets them just before it writes that head, which takes them.
+    var preparedHeaders: PreparedHeaders?
 
     init(defaultHeaders: DefaultHeaders = .none) {
         self.defaultHeaders = defaultHeaders
@@ -42,7 +45,9 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         switch self.unwrapOutboundIn(data) {
         case .head(let head):
             self.passHeld(context: context)
-            let (buffer, chunked) = Self.serialize(head, defaults: self.defaultHeaders, allocator: context.channel.allocator)
+            let own = self.preparedHeaders
+            self.preparedHeaders = nil
+            let (buffer, chunked) = Self.serialize(head, own: own, defaults: self.defaultHeaders, allocator: context.channel.allocator)
             if !Self.isInterim(head.status) {
                 self.chunked = chunked
             }
@@ -141,10 +146,11 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
 
     // MARK: - The head as bytes
 
-    /// The status line, the headers, the defaults that a final head does not set, and the blank line, in one
-    /// buffer of their size (with room for a small body that follows); and whether the head announces a
-    /// chunked body.
-    static func serialize(_ head: HTTPResponseHead, defaults: DefaultHeaders, allocator: ByteBufferAllocator) -> (ByteBuffer, chunked: Bool) {
+    /// The status line, the response's prepared `own` headers, the head's headers, the defaults that neither
+    /// sets, and the blank line, in one buffer of their size (with room for a small body that follows); and whether
+    /// the head announces a chunked body.
+    static func serialize(_ head: HTTPResponseHead, own: PreparedHeaders? = nil, defaults: DefaultHeaders,
+                          allocator: ByteBufferAllocator) -> (ByteBuffer, chunked: Bool) {
         let reason = head.status.reasonPhrase
         // "HTTP/1.1 200 " + reason + CRLF, then "name: value" + CRLF per header, then CRLF.
         var size = 13 + reason.utf8.count + 2 + 2
@@ -160,18 +166,21 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
         }
         // An interim answer (100 Continue) is a status line alone.
         let final = !Self.isInterim(head.status)
-        let defaultsBlock = final && defaults.noneSet(by: head.headers)
-        let someDefaults = final && !defaultsBlock ? defaults.unset(by: head.headers) : HTTPHeaders()
+        let own = final ? own : nil
+        let ownBytes = own?.bytes
+        size += ownBytes?.readableBytes ?? 0
+        let defaultsBlock = final && defaults.noneSet(by: head.headers) && (own.map { defaults.noneSet(by: $0) } ?? true)
+        let someDefaults = final && !defaultsBlock ? defaults.unset(by: head.headers, own: own?.headers) : HTTPHeaders()
         size += defaultsBlock ? defaults.bytes.readableBytes : Self.size(of: someDefaults)
         var buffer = allocator.buffer(capacity: size + bodyRoom)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
             var at = Self.writeStatusLine(head, reason: reason, to: space)
+            if let ownBytes {
+                at = Self.copy(ownBytes, to: space, at: at)
+            }
             at = Self.write(head.headers, to: space, at: at)
             if defaultsBlock {
-                at += defaults.bytes.withUnsafeReadableBytes { block in
-                    UnsafeMutableRawBufferPointer(rebasing: space[at..<(at + block.count)]).copyMemory(from: block)
-                    return block.count
-                }
+                at = Self.copy(defaults.bytes, to: space, at: at)
             } else {
                 at = Self.write(someDefaults, to: space, at: at)
             }
@@ -241,6 +250,14 @@ final class ResponseEncoder: ChannelOutboundHandler, RemovableChannelHandler {
             size += name.utf8.count + value.utf8.count + 4
         }
         return size
+    }
+
+    /// `block`'s bytes at `offset`; returns where they end.
+    private static func copy(_ block: ByteBuffer, to space: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        block.withUnsafeReadableBytes { bytes in
+            UnsafeMutableRawBufferPointer(rebasing: space[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
+            return offset + bytes.count
+        }
     }
 
     private static func copy(_ string: String, to space: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {

@@ -85,15 +85,23 @@ enum ResponseHeadBuilder {
     ///   - answersHEAD: the request was `HEAD`: no body follows, so a stream's answer announces no chunks
     ///     (RFC 9110 section 9.3.2 lets a HEAD answer leave out what only generating the content decides),
     ///     while a known `Content-Length` is still sent.
+    ///
+    /// A response with prepared headers (`PreparedHeaders`) gets a head of the builder's headers alone: its own go
+    /// to `ResponseEncoder` apart (`HTTPConnectionHandler` hands them over), as bytes written before these.
     static func head(for response: Response, version: HTTPVersion, keepAlive: Bool, date: String, answersHEAD: Bool = false) -> HTTPResponseHead {
         // The head's headers as pairs, made into `HTTPHeaders` once: its `add` checks every name for ASCII
         // and for `Connection`, which the names added here need not be.
         var headers: [(String, String)] = []
-        headers.reserveCapacity(response.headers.count + 3)
-        if Self.leavesHeadToBuilder(response.headers) {
+        if response.prepared != nil {
+            // Prepared headers were checked when made: none is a framing header or `Date`.
+            headers.reserveCapacity(3)
+            headers.append(("Date", date))
+        } else if Self.leavesHeadToBuilder(response.headers) {
+            headers.reserveCapacity(response.headers.count + 3)
             for header in response.headers { headers.append(header) }
             headers.append(("Date", date))
         } else {
+            headers.reserveCapacity(response.headers.count + 3)
             for (name, value) in response.headers where !Self.framingHeaders.contains(where: { Self.sameName(name, $0) }) {
                 headers.append((name, value))
             }

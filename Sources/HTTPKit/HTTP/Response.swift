@@ -5,13 +5,27 @@
 /// response does not set itself.
 public struct Response: Sendable {
     public var status: HTTPResponseStatus
-    public var headers: HTTPHeaders
+    /// A change drops the prepared bytes the response was made with: it is then checked and written as any other.
+    public var headers: HTTPHeaders {
+        didSet { self.prepared = nil }
+    }
     public var body: ResponseBody
+    /// The headers as bytes, while `headers` are those they were made from (`PreparedHeaders`).
+    private(set) var prepared: PreparedHeaders?
 
     public init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.prepared = nil
+    }
+
+    /// A response whose own headers were prepared once (`PreparedHeaders`); they go down as their bytes.
+    public init(status: HTTPResponseStatus = .ok, headers: PreparedHeaders, body: ResponseBody = .empty) {
+        self.status = status
+        self.headers = headers.headers
+        self.body = body
+        self.prepared = headers.isPrepared ? headers : nil
     }
 }
 
