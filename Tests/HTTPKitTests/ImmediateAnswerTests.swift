@@ -32,7 +32,7 @@ struct ImmediateAnswerTests {
         ClosureMiddleware(immediate: { request, context, next in
             paths.note("middleware immediate")
             if request.headers.first(name: "X-Refuse") == "1" { throw HTTPError(.forbidden, code: "refused", message: "No.") }
-            guard var response = try next(request, context) else { return nil }
+            guard var response = try next(request, &context) else { return nil }
             response.headers.add(name: "X-Stamp", value: "immediate")
             return response
         }) { request, context, next in
@@ -86,6 +86,35 @@ struct ImmediateAnswerTests {
             #expect(response.header("X-Stamp") == "handler")
         }
         #expect(paths["plain middleware"] == 1 && paths["route immediate"] == 0 && paths["route handler"] == 1)
+    }
+
+    /// What a middleware put into the context on the immediate path.
+    enum NotedKey: ContextKey { typealias Value = String }
+
+    @Test("the immediate steps share one context; the handler path starts from a fresh one")
+    func contextInPlace() async throws {
+        let paths = Paths()
+        var router = Router()
+        router.get("/cached/{n}", startsOnEventLoop: true, immediate: { _, context in
+            guard context.parameters["n"] != "miss" else { return nil }
+            return .text("now \(context.values[NotedKey.self] ?? "none")")
+        }) { _, context in
+            .text("later \(context.values[NotedKey.self] ?? "none")")
+        }
+        let noting = ClosureMiddleware(immediate: { request, context, next in
+            context.values[NotedKey.self] = "immediate"
+            return try next(request, &context)
+        }) { request, context, next in
+            paths.note("handler path")
+            return try await next(request, context)
+        }
+        try await withServer(router: router, middleware: [noting]) { server in
+            let now = try await server.roundTrip(http("GET /cached/1 HTTP/1.1", "Host: x"))
+            let later = try await server.roundTrip(http("GET /cached/miss HTTP/1.1", "Host: x"))
+            #expect(now.bodyText == "now immediate")
+            #expect(later.bodyText == "later none")
+        }
+        #expect(paths["handler path"] == 1)
     }
 
     @Test("a refusal on the immediate path is the same answer as on the handler path")

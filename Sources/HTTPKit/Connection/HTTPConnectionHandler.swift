@@ -229,17 +229,20 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         )
         let addresses = self.addresses ?? (context.channel.remoteAddress, context.channel.localAddress)
         self.addresses = addresses
-        let requestContext = RequestContext(peerAddress: addresses.peer, localAddress: addresses.local, logger: self.settings.logger)
         let responder = self.settings.responder
         let resolution = receiving.resolution
-        if resolution.answersImmediately,
-           let response = responder.respondImmediately(to: request, context: requestContext, resolution: resolution) {
-            // Answered on the loop, with no task: written now, as the last thing this call does (the write
-            // of `.end` may hand this handler the next pipelined request at once).
-            self.state = .responding(receiving.exchange, nil)
-            self.deliver(response, context: context)
-            return
+        if resolution.answersImmediately {
+            var immediateContext = RequestContext(peerAddress: addresses.peer, localAddress: addresses.local, logger: self.settings.logger)
+            if let response = responder.respondImmediately(to: request, context: &immediateContext, resolution: resolution) {
+                // Answered on the loop, with no task: written now, as the last thing this call does (the write
+                // of `.end` may hand this handler the next pipelined request at once).
+                self.state = .responding(receiving.exchange, nil)
+                self.deliver(response, context: context)
+                return
+            }
         }
+        // A context of its own: the immediate steps may have filled theirs before one of them gave no answer.
+        let requestContext = RequestContext(peerAddress: addresses.peer, localAddress: addresses.local, logger: self.settings.logger)
         let gate = self.settings.loopGate
         let eventLoop = context.eventLoop
         let loopBoundSelf = NIOLoopBound(self, eventLoop: eventLoop)

@@ -10,16 +10,16 @@ struct Responder: Sendable {
     private let chain: NextHandler
     /// The same chain on the immediate path (`Middleware.handleImmediately`), ending in the route's
     /// `ImmediateHandler`.
-    private let immediateChain: @Sendable (Request, RequestContext) throws -> Response?
+    private let immediateChain: @Sendable (Request, inout RequestContext) throws -> Response?
 
     init(router: Router, middleware: [any Middleware]) {
         self.router = router
-        let immediateEndpoint: @Sendable (Request, RequestContext) throws -> Response? = { request, context in
+        let immediateEndpoint: @Sendable (Request, inout RequestContext) throws -> Response? = { request, context in
             guard case .matched(let route, _) = context.route, let immediate = route.immediate else { return nil }
             return try immediate(request, context)
         }
         self.immediateChain = middleware.reversed().reduce(immediateEndpoint) { next, middleware in
-            { request, context in try middleware.handleImmediately(request, context: context, next: next) }
+            { request, context in try middleware.handleImmediately(request, context: &context, next: next) }
         }
         let endpoint: NextHandler = { request, context in
             switch context.route {
@@ -41,13 +41,13 @@ struct Responder: Sendable {
     }
 
     /// Runs the immediate chain, for a route with an `ImmediateHandler`: its answer, or `nil` when a step
-    /// could not answer at once and `respond` must. Never throws, as `respond`.
-    func respondImmediately(to request: Request, context: RequestContext, resolution: RouteResolution) -> Response? {
-        var context = context
+    /// could not answer at once and `respond` must, with a context of its own (the steps fill this one in
+    /// place). Never throws, as `respond`.
+    func respondImmediately(to request: Request, context: inout RequestContext, resolution: RouteResolution) -> Response? {
         context.route = resolution
         if case .matched(_, let parameters) = resolution { context.parameters = parameters }
         do {
-            return try self.immediateChain(request, context)
+            return try self.immediateChain(request, &context)
         } catch {
             return Self.answer(to: error, logger: context.logger)
         }

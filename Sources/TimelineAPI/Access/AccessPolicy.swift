@@ -38,10 +38,9 @@ struct AccessPolicy: Middleware {
 
     /// The same checks on the event loop, for a route that answers at once: a token that is not in the cache
     /// (a store read) sends the request to `handle`, before anything is noted.
-    func handleImmediately(_ request: Request, context: RequestContext, next: ImmediateNext) throws -> Response? {
-        var context = context
+    func handleImmediately(_ request: Request, context: inout RequestContext, next: ImmediateNext) throws -> Response? {
         switch try admit(request, context: &context) {
-        case .admitted: return try next(request, context)
+        case .admitted: return try next(request, &context)
         case .unknownToken: return nil
         }
     }

@@ -41,9 +41,9 @@ struct AuditMiddleware: Middleware {
     }
 
     /// Requests that are never audited go on at once; one that may be waits for its record on `handle`.
-    func handleImmediately(_ request: Request, context: RequestContext, next: ImmediateNext) throws -> Response? {
+    func handleImmediately(_ request: Request, context: inout RequestContext, next: ImmediateNext) throws -> Response? {
         guard !Self.mayAudit(request.method, request.pathSegments) else { return nil }
-        return try next(request, context)
+        return try next(request, &context)
     }
 
     /// Whether a request may leave an event in the audit trail, whatever its answer: a lock, a sign-in (or a
