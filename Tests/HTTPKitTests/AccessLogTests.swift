@@ -167,8 +167,9 @@ struct AccessLogTests {
     @Test("decimal numbers as String(_:) writes them, at the edges of Int64")
     func decimals() {
         for value: Int64 in [0, 1, 9, 10, 99, 100, 1_000_000, -1, -10, .max, .min, .max - 1, .min + 1] {
-            var line: [UInt8] = []
-            AccessLog.appendDecimal(value, to: &line)
+            let line = [UInt8](unsafeUninitializedCapacity: 21) { buffer, count in
+                count = AccessLog.writeDecimal(value, to: buffer, at: 0)
+            }
             #expect(String(decoding: line, as: UTF8.self) == String(value))
         }
     }

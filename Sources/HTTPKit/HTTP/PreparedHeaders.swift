@@ -19,10 +19,27 @@ public final class PreparedHeaders: Sendable {
     /// default headers can be among them when no default's name has one of these lengths.
     let nameLengths: UInt64
 
+    /// Why headers cannot be prepared.
+    enum Problem: Equatable {
+        /// A name is not a token, or a value holds CR, LF or NUL (`ResponseHeadBuilder.isValid`).
+        case unsendable
+        /// The server writes this one itself: a framing header or `Date`.
+        case writtenByServer(String)
+    }
+
+    /// Why `headers` cannot be prepared, or `nil` when they can.
+    static func problem(with headers: HTTPHeaders) -> Problem? {
+        guard ResponseHeadBuilder.isValid(headers) else { return .unsendable }
+        for (name, _) in headers where ResponseHeadBuilder.isReserved(name) {
+            return .writtenByServer(name)
+        }
+        return nil
+    }
+
     public init(_ headers: HTTPHeaders) {
         self.headers = headers
         self.nameLengths = headers.reduce(0) { $0 | ResponseHeadBuilder.lengthBit($1.name) }
-        guard ResponseHeadBuilder.isValid(headers), !headers.contains(where: { ResponseHeadBuilder.isReserved($0.name) }) else {
+        guard Self.problem(with: headers) == nil else {
             self.bytes = nil
             return
         }

@@ -84,15 +84,8 @@ struct AccessLog: Sendable {
         }
     }
 
-    /// `value` in decimal, as `String(value)` writes it.
-    static func appendDecimal(_ value: Int64, to line: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
-            line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<Self.writeDecimal(value, to: buffer, at: 0)]))
-        }
-    }
-
-    /// `value` in decimal at `offset` (room for 21 bytes); returns where it ends.
-    private static func writeDecimal(_ value: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+    /// `value` in decimal, as `String(value)` writes it, at `offset` (room for 21 bytes); returns where it ends.
+    static func writeDecimal(_ value: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
         var at = offset
         if value < 0 {
             buffer[at] = UInt8(ascii: "-")
