@@ -48,6 +48,28 @@ struct TimelineSlicesTests {
         }
     }
 
+    @Test("a window read in slices keeps each slice's vital signs as a run of its own, and gives the page read whole")
+    func vitalSignRuns() async throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        var record = PatientRecord.record("vitals-in-slices", entries: .numbered(10))
+        let (start, end): (Int64, Int64) = (0, 4_000_000_000)
+        for k in 0..<40 {
+            let date = Int64(k) * 97_000_000 + 5_000
+            record.entries.append(.entry(.vitalSign, k % 2 == 0 ? "Heart Rate" : "Body Weight", id: "v_\(k)", at: date,
+                                         value: Double(60 + k), units: k % 2 == 0 ? "/min" : "kg"))
+        }
+        let patientID = try store.importRecordSync(record).patientID
+        let whole = try #require(try await store.timelineSnapshot(patientID: patientID, from: start, to: end))
+        let sliced = try #require(try await store.timelineSnapshot(patientID: patientID, from: start, to: end, inSlices: true))
+        #expect(whole.vitalSignRuns.count == 1 && whole.vitalSignCount == 40)
+        #expect(sliced.vitalSignRuns.count > 4, "one run a slice that holds vital signs: \(sliced.vitalSignRuns.count)")
+        #expect(sliced.vitalSigns == whole.vitalSigns && sliced.vitalSignCount == 40 && sliced.entryCount == whole.entryCount)
+        let window = TimelineWindow(start: start, end: end)
+        #expect(TimelinePayload.encode(sliced, window: window) == TimelinePayload.encode(whole, window: window))
+    }
+
     @Test("slice bounds run from the window's start to its end, in order, whatever its length")
     func bounds() {
         for (start, end): (Int64, Int64) in [(0, 8), (0, 9), (-5, 1_000_003), (1_000, 4_000_000_000), (0, Int64(Int32.max) * 4)] {
@@ -72,6 +94,10 @@ struct TimelineSlicesTests {
         #expect(joined.annotated.map(\.entryID) == ["b", "c"])
         for mark in joined.annotated { #expect(joined.json[mark.closingBrace] == UInt8(ascii: "}")) }
         #expect(String(decoding: second.json, as: UTF8.self) == #"{"id":"c"}"#, "the list joined is left as it was")
+        #expect(String(decoding: first.json, as: UTF8.self) == #"{"id":"a"},{"id":"b"}"#, "the list joined to is left as it was")
+        // The comma between them is a piece of its own: the first list's piece is shared, not copied to take it.
+        let firstPiece = first.pieces[0].withUnsafeBufferPointer { $0.baseAddress }
+        #expect(joined.pieces[0].withUnsafeBufferPointer { $0.baseAddress } == firstPiece)
         var empty = EntryList()
         empty.append(contentsOf: second)
         #expect(empty == second)

@@ -27,6 +27,9 @@ public struct EntryList: Sendable, Equatable {
 
     public init() {}
 
+    /// The separator piece between joined lists: one array for every join.
+    private static let comma: [UInt8] = [UInt8(ascii: ",")]
+
     public var isEmpty: Bool { count == 0 }
 
     /// The joined objects in one array (the pieces copied together when there are several).
@@ -37,10 +40,15 @@ public struct EntryList: Sendable, Equatable {
     }
 
     /// Appends another list's objects. Its pieces are taken as they are, not copied: a page read in slices
-    /// joins lists of megabytes (`Store.timelineSnapshot(inSlices:)`).
+    /// joins lists of megabytes (`Store.timelineSnapshot(inSlices:)`). The comma between the two lists is a
+    /// piece of its own: written at the end of this list's last piece, it copied that piece whole (up to
+    /// `pieceBytes`) whenever the piece was shared, as a read in slices' first part's are.
     public mutating func append(contentsOf other: EntryList) {
         guard !other.isEmpty else { return }
-        if count > 0 { appendBytes(CollectionOfOne(UInt8(ascii: ","))) }
+        if count > 0 {
+            pieces.append(Self.comma)
+            byteCount += 1
+        }
         let base = byteCount
         annotated += other.annotated.map { Mark(entryID: $0.entryID, closingBrace: $0.closingBrace + base) }
         pieces += other.pieces

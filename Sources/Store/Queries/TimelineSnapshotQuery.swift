@@ -27,13 +27,16 @@ enum TimelineSnapshotQuery {
 
         /// The snapshot, with the entries dated after `datedUpTo`: the later slices', in order, read at the
         /// same revision.
+        /// Each part's vital signs stay in their own array (`TimelineSnapshot.vitalSignRuns`).
         func snapshot(adding laterSlices: [TimelineWindowQuery.TimelineRows]) -> TimelineSnapshot {
             var rows = self.rows
-            for slice in laterSlices { rows.append(slice) }
-            rows.append(later)
-            return TimelineSnapshot(
-                patient: patient, sections: rows.sections, vitalSigns: TimelineSnapshot.merging(rows.vitalSigns, readings),
-                ongoing: ongoing, posts: posts, readings: readings, annotations: annotations)
+            for slice in laterSlices { rows.appendEntries(of: slice) }
+            rows.appendEntries(of: later)
+            var snapshot = TimelineSnapshot(patient: patient, sections: rows.sections, vitalSigns: [], ongoing: ongoing,
+                                            posts: posts, readings: readings, annotations: annotations)
+            let runs = [self.rows.vitalSigns] + laterSlices.map(\.vitalSigns) + [later.vitalSigns]
+            snapshot.vitalSignRuns = TimelineSnapshot.merging(runs: runs, readings)
+            return snapshot
         }
     }
 

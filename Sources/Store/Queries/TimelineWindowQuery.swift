@@ -141,8 +141,13 @@ enum TimelineWindowQuery {
         }
 
         mutating func append(_ other: TimelineRows) {
-            for index in lists.indices { lists[index].append(contentsOf: other.lists[index]) }
+            appendEntries(of: other)
             vitalSigns += other.vitalSigns
+        }
+
+        /// Appends the other rows' entries but not their vital signs.
+        mutating func appendEntries(of other: TimelineRows) {
+            for index in lists.indices { lists[index].append(contentsOf: other.lists[index]) }
         }
     }
 

@@ -45,8 +45,15 @@ enum VitalGroups {
     /// so is a group with none; units come from the group's first reading. Groups sort by description,
     /// except blood-pressure groups, which come last, systolic before diastolic.
     static func make(_ readings: [StoredEntry]) -> [VitalGroup] {
+        make(runs: [readings])
+    }
+
+    /// The same, of readings in runs (`TimelineSnapshot.vitalSignRuns`), each in date order after the one before.
+    static func make(runs: [[StoredEntry]]) -> [VitalGroup] {
         var builder = Builder()
-        for reading in readings { builder.add(reading) }
+        for run in runs {
+            for reading in run { builder.add(reading) }
+        }
         return builder.groups
     }
 

@@ -27,7 +27,7 @@ public enum TimelinePayload {
     /// 100,000 entries was 16 MB copied twice more, each time into freshly mapped memory.)
     static func page(_ snapshot: TimelineSnapshot, window: TimelineWindow) -> ByteBuffer {
         let entryBytes = snapshot.sections.values.reduce(snapshot.ongoing.byteCount) { $0 + $1.byteCount }
-        var page = PageMemory.buffer(capacity: 4096 + entryBytes + snapshot.vitalSigns.count * 48)
+        var page = PageMemory.buffer(capacity: 4096 + entryBytes + snapshot.vitalSignCount * 48)
         var json = JSONWriter(capacity: 4096)
         writeOpening(snapshot.patient, window: window, to: &json)
 
@@ -45,7 +45,7 @@ public enum TimelinePayload {
             if json.bytes.count >= pieceBytes { page.writeBytes(json.takeBytes()) }
         }
 
-        var vitals = VitalsWriting(VitalGroups.make(snapshot.vitalSigns))
+        var vitals = VitalsWriting(VitalGroups.make(runs: snapshot.vitalSignRuns))
         while !vitals.write(to: &json, until: pieceBytes) { page.writeBytes(json.takeBytes()) }
         writeClosing(ongoing: snapshot.ongoing, posts: snapshot.posts, readings: snapshot.readings,
                      annotations: snapshot.annotations, alsoFrom: snapshot.alsoFrom, to: &json)
