@@ -4,8 +4,10 @@
   1. GET /timeline.json?page=year for a patient of hReader's size (~200 entries), with wrk over keep-alive
      connections and an API token (the real deployment), next to nginx serving the identical bytes as a
      static file, and the ratio (target >= 0.8), with wrk 2 threads x 50 connections and 1 x 32, each in three
-     rounds of one hreaderd and one nginx run (the round of the median ratio is shown); then the same with a
-     concurrent writer posting entries.
+     rounds of one hreaderd and one nginx run (the round of the median ratio is shown). Each round also runs
+     SwiftNIO's own HTTP/1 server serving the daemon's answer byte for byte with no application behind it
+     (`Tools/nio-ceiling --layer nio`): what the library the daemon is built on reaches on the machine, beside
+     nginx. Then the same with a concurrent writer posting entries.
   2. A generated patient of 100,000 entries: server time of each page, day ... all (targets: month < 10 ms,
      all < 150 ms), and the same pages at 1,000 and 10,000 entries (latency against record size). Then
      month, year and all at 10,000, 100,000 and 1,000,000 entries, sparse and dense (`generate-records --mix
@@ -38,7 +40,7 @@ Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loop
        bench/run.py --only ccda-corpus [--bin DIR]        (figure 8 alone: the 196 vendor C-CDA documents)
        bench/run.py --only million-import [--bin DIR]     (figure 2b's imports alone: the sparse and the dense million)
        bench/run.py --only webapp [--bin DIR]             (figure 9 alone: the web app's drawing, a few minutes)
-DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench and hreaderd-library-pack. The daemon is started by
+DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench, hreaderd-library-pack and nio-ceiling (without it, the NIO row is left out). The daemon is started by
 Tools/harness/hreaderd_harness.py.
 """
 import argparse
@@ -50,6 +52,7 @@ import os
 import platform
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -61,7 +64,7 @@ import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools", "harness"))
-from hreaderd_harness import Daemon, free_port  # noqa: E402
+from hreaderd_harness import Daemon, free_port, wait_for_port  # noqa: E402
 from webapp import webapp_figure, webapp_lines  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -296,18 +299,62 @@ def wrk(url, duration, headers=(), connections=50, threads=2):
 YEAR_ROUNDS = 3
 
 
-def year_rounds(url, auth, nginx_url, duration, shape, suffix):
+def year_rounds(url, auth, nginx_url, duration, shape, suffix, nio_url=None):
     """hreaderd and nginx in turn, YEAR_ROUNDS rounds of `duration` seconds split between them: the round of
-    the median ratio (its two wrk results) and every round's ratio."""
+    the median ratio (its two wrk results) and every round's ratio. With `nio_url`, each round also runs NIO's
+    own HTTP/1 server serving the same answer (`nio_ceiling_server`), and its ratio to that round's nginx is kept
+    beside: what the library the daemon is built on reaches on this machine with no application behind it."""
     seconds = max(2, duration // 2)
     rounds = []
+    nio = []
     for _ in range(YEAR_ROUNDS):
         ours = wrk(url, seconds, auth, **shape)
         theirs = wrk(nginx_url, seconds, **shape)
         rounds.append((ours["rps"] / theirs["rps"], ours, theirs))
+        if nio_url:
+            bare = wrk(nio_url, seconds, auth, **shape)
+            nio.append((bare["rps"] / theirs["rps"], bare))
     ratio, ours, theirs = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
-    return {f"hreaderd_year{suffix}": ours, f"nginx_year{suffix}": theirs, f"ratio{suffix}": round(ratio, 3),
-            f"ratio{suffix}_rounds": [round(r[0], 3) for r in rounds]}  # in the order they ran
+    results = {f"hreaderd_year{suffix}": ours, f"nginx_year{suffix}": theirs, f"ratio{suffix}": round(ratio, 3),
+               f"ratio{suffix}_rounds": [round(r[0], 3) for r in rounds]}  # in the order they ran
+    if nio:
+        nio_ratio, bare = sorted(nio, key=lambda r: r[0])[len(nio) // 2]
+        results.update({f"nio_year{suffix}": bare, f"nio_ratio{suffix}": round(nio_ratio, 3),
+                        f"nio_ratio{suffix}_rounds": [round(r[0], 3) for r in nio]})
+    return results
+
+
+def raw_response(port, path, token):
+    """The daemon's whole response to one keep-alive GET, as it wrote it (head and body)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += s.recv(65536)
+        head = answer.partition(b"\r\n\r\n")[0].decode("latin-1")
+        length = next(int(line.split(":", 1)[1]) for line in head.split("\r\n") if line.lower().startswith("content-length:"))
+        while len(answer) < len(head) + 4 + length:
+            answer += s.recv(65536)
+    return answer
+
+
+def nio_ceiling_server(bin_dir, daemon, path, workdir):
+    """`Tools/nio-ceiling --layer nio` serving the daemon's answer to `path` byte for byte (head and body): SwiftNIO's
+    idiomatic HTTP/1 server (its decoder, pipelining handler and response encoder) with no application behind it.
+    (process, url), or None when the binary was not built."""
+    binary = os.path.join(bin_dir, "nio-ceiling")
+    if not os.path.exists(binary):
+        return None
+    answer = raw_response(daemon.port, path, daemon.token)
+    if not answer.startswith(b"HTTP/1.1 200"):
+        raise RuntimeError(f"unexpected answer for the NIO server to repeat: {answer[:200]!r}")
+    answer_file = os.path.join(workdir, "nio-ceiling-answer.http")
+    with open(answer_file, "wb") as f:
+        f.write(answer)
+    port = free_port()
+    process = subprocess.Popen([binary, "--layer", "nio", "--answer", answer_file, "--port", str(port)], stdout=subprocess.DEVNULL)
+    wait_for_port(port, process=process, name="nio-ceiling")
+    return process, f"http://127.0.0.1:{port}{path}"
 
 
 def nginx(payload, workdir):
@@ -940,15 +987,20 @@ def main():
         auth = [f"Authorization: Bearer {small.token}"]
         wrk(url, 2, auth)  # warm up
         proc, port = nginx(payload, workdir)
+        nio_server = nio_ceiling_server(args.bin, small, path, workdir)
         try:
             nginx_url = f"http://127.0.0.1:{port}/timeline.json"
             wrk(nginx_url, 2)
+            nio_url = nio_server[1] if nio_server else None
+            if nio_url:
+                wrk(nio_url, 2, auth)
             # Issue 41's target is met with both shapes: wrk's default here (2 threads x 50) and 1 x 32.
             for suffix, shape in (("", {}), ("_1x32", YEAR_1X32)):
-                results.update(year_rounds(url, auth, nginx_url, args.duration, shape, suffix))
+                results.update(year_rounds(url, auth, nginx_url, args.duration, shape, suffix, nio_url))
         finally:
-            proc.terminate()
-            proc.wait()
+            for process in [proc] + ([nio_server[0]] if nio_server else []):
+                process.terminate()
+                process.wait()
         results["peak_rss_mib"] = round(small.status_kib("VmHWM") / 1024, 1)
 
         # The same with a writer posting levels ~20 times a second (each post changes the patient's revision).
@@ -1021,8 +1073,14 @@ def year_against_nginx_line(r):
     def rounds(q):
         return f" (rounds {', '.join(f'{x:.2f}' for x in r[q + '_rounds'])})" if q + "_rounds" in r else ""
     parts = [f"wrk {label}: {r[h]['rps']:,.0f} / {r[n]['rps']:,.0f} req/s = {r[q]:.2f}{rounds(q)}" for label, h, n, q in shapes if h in r]
-    return ("page=year hreaderd / nginx, the round of the median ratio, " + "; ".join(parts)
+    line = ("page=year hreaderd / nginx, the round of the median ratio, " + "; ".join(parts)
             + " (target >= 0.8 with both)")
+    nio = [f"wrk {label}: {r['nio_' + h.removeprefix('hreaderd_')]['rps']:,.0f} req/s = {r['nio_' + q]:.2f}{rounds('nio_' + q)}"
+           for label, h, n, q in shapes if "nio_" + q in r]
+    if nio:
+        line += ("\nthe same answer from SwiftNIO's own HTTP/1 server with no application behind it (Tools/nio-ceiling --layer nio), "
+                 "against nginx in the same rounds: " + "; ".join(nio))
+    return line
 
 
 def report(r, sizes):
@@ -1035,7 +1093,8 @@ def report(r, sizes):
     w(f"{'server':46}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
     for label, key in [("hreaderd (API token)", "hreaderd_year"), ("nginx, the same bytes as a static file", "nginx_year"),
                        ("hreaderd with a writer posting ~20/s", "hreaderd_year_with_writer"),
-                       ("hreaderd (API token), wrk 1 thread x 32", "hreaderd_year_1x32"), ("nginx, wrk 1 thread x 32", "nginx_year_1x32")]:
+                       ("hreaderd (API token), wrk 1 thread x 32", "hreaderd_year_1x32"), ("nginx, wrk 1 thread x 32", "nginx_year_1x32"),
+                       ("SwiftNIO alone (nio-ceiling --layer nio)", "nio_year"), ("SwiftNIO alone, wrk 1 thread x 32", "nio_year_1x32")]:
         if key not in r:
             continue  # a results file from before the 1 x 32 rows
         x = r[key]

@@ -18,6 +18,6 @@ if ! command -v wrk >/dev/null || ! [[ -x /usr/sbin/nginx ]]; then
     # No service start: bench/run.py runs its own nginx, on its own port.
     DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq wrk nginx-light >/dev/null
 fi
-scripts/build-release.sh hreaderd hreaderd-bench generate-records hreaderd-library-pack
+scripts/build-release.sh hreaderd hreaderd-bench generate-records hreaderd-library-pack nio-ceiling
 scripts/build-library-pack.sh
 /usr/bin/python3 bench/run.py "$@"

@@ -34,20 +34,6 @@ SHAPES = [("2 x 50", {}), ("1 x 32", run.YEAR_1X32)]
 LAYERS = ["socket", "decoder", "nio"]
 
 
-def raw_response(port, path, token):
-    """The daemon's whole response to one keep-alive GET, as it wrote it (head and body)."""
-    with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            answer += s.recv(65536)
-        head = answer.partition(b"\r\n\r\n")[0].decode("latin-1")
-        length = next(int(line.split(":", 1)[1]) for line in head.split("\r\n") if line.lower().startswith("content-length:"))
-        while len(answer) < len(head) + 4 + length:
-            answer += s.recv(65536)
-    return answer
-
-
 def wait_for(port):
     for _ in range(500):
         try:
@@ -70,7 +56,7 @@ def main():
         daemon = run.bench_daemon(args.bin, 200, 2012, workdir)
         run.serve(daemon)
         path = f"/timeline.json?page=year&end={run.END}"
-        answer = raw_response(daemon.port, path, daemon.token)
+        answer = run.raw_response(daemon.port, path, daemon.token)
         head, _, body = answer.partition(b"\r\n\r\n")
         if not head.startswith(b"HTTP/1.1 200") or b"Content-Length" not in head:
             raise RuntimeError(f"unexpected answer: {head[:200]!r}")
