@@ -353,7 +353,12 @@ def nio_ceiling_server(bin_dir, daemon, path, workdir):
         f.write(answer)
     port = free_port()
     process = subprocess.Popen([binary, "--layer", "nio", "--answer", answer_file, "--port", str(port)], stdout=subprocess.DEVNULL)
-    wait_for_port(port, process=process, name="nio-ceiling")
+    try:
+        wait_for_port(port, process=process, name="nio-ceiling")
+    except Exception:
+        process.kill()
+        process.wait()
+        raise
     return process, f"http://127.0.0.1:{port}{path}"
 
 
@@ -987,8 +992,9 @@ def main():
         auth = [f"Authorization: Bearer {small.token}"]
         wrk(url, 2, auth)  # warm up
         proc, port = nginx(payload, workdir)
-        nio_server = nio_ceiling_server(args.bin, small, path, workdir)
+        nio_server = None
         try:
+            nio_server = nio_ceiling_server(args.bin, small, path, workdir)
             nginx_url = f"http://127.0.0.1:{port}/timeline.json"
             wrk(nginx_url, 2)
             nio_url = nio_server[1] if nio_server else None
