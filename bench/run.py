@@ -351,15 +351,23 @@ def nio_ceiling_server(bin_dir, daemon, path, workdir):
     answer_file = os.path.join(workdir, "nio-ceiling-answer.http")
     with open(answer_file, "wb") as f:
         f.write(answer)
+    process, port = start_nio_ceiling(bin_dir, "nio", answer_file)
+    return process, f"http://127.0.0.1:{port}{path}"
+
+
+def start_nio_ceiling(bin_dir, layer, answer_file, timeout=20):
+    """`Tools/nio-ceiling --layer LAYER` serving the answer in `answer_file` on a free port, once it listens:
+    (process, port). A server that never listens is stopped before the error is raised."""
     port = free_port()
-    process = subprocess.Popen([binary, "--layer", "nio", "--answer", answer_file, "--port", str(port)], stdout=subprocess.DEVNULL)
+    process = subprocess.Popen([os.path.join(bin_dir, "nio-ceiling"), "--layer", layer, "--answer", answer_file, "--port", str(port)],
+                               stdout=subprocess.DEVNULL)
     try:
-        wait_for_port(port, process=process, name="nio-ceiling")
+        wait_for_port(port, timeout=timeout, process=process, name=f"nio-ceiling --layer {layer}")
     except Exception:
         process.kill()
         process.wait()
         raise
-    return process, f"http://127.0.0.1:{port}{path}"
+    return process, port
 
 
 def nginx(payload, workdir):

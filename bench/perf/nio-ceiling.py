@@ -19,12 +19,9 @@ script share the machine's cores, as in `make bench`.
 import argparse
 import os
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -32,16 +29,6 @@ import run  # noqa: E402  (bench/run.py: the daemon, nginx and wrk as make bench
 
 SHAPES = [("2 x 50", {}), ("1 x 32", run.YEAR_1X32)]
 LAYERS = ["socket", "decoder", "nio"]
-
-
-def wait_for(port):
-    for _ in range(500):
-        try:
-            socket.create_connection(("127.0.0.1", port)).close()
-            return
-        except OSError:
-            time.sleep(0.01)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 def main():
@@ -66,10 +53,8 @@ def main():
         auth = [f"Authorization: Bearer {daemon.token}"]
         urls = {"hreaderd": f"http://127.0.0.1:{daemon.port}{path}"}
         for layer in LAYERS:
-            port = run.free_port()
-            processes.append(subprocess.Popen([os.path.join(args.bin, "nio-ceiling"), "--layer", layer, "--answer", answer_file,
-                                               "--port", str(port)], stdout=subprocess.DEVNULL))
-            wait_for(port)
+            process, port = run.start_nio_ceiling(args.bin, layer, answer_file, timeout=5)
+            processes.append(process)
             urls[layer] = f"http://127.0.0.1:{port}{path}"
         proc, port = run.nginx(body, workdir)
         processes.append(proc)
