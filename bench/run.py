@@ -14,7 +14,8 @@
      dense`; the millions' stores are those of their imports): bytes a second and microseconds an entry shown,
      so that a cost an entry that grows with the record shows (targets: the dense million's month < 8 ms; flat
      across sizes).
-  3. Import: hreaderd-bench's figures (store and import sections).
+  3. Import: hreaderd-bench's figures (all its sections; import-writer, the store's writer alone with the entries made
+     ready first, is the ceiling of the million's imports and is printed beside them).
   4. Start to ready (locked start, so no scrypt), idle resident memory, peak resident memory under wrk.
   5. page=year again, from a few keep-alive clients, while the generated 100,000-resource FHIR bundle is
      uploaded (POST /imports/files) and imported: p50/p99 of the requests made meanwhile (target p99 < 50 ms),
@@ -38,7 +39,7 @@ Usage: bench/run.py [--duration SECONDS] [--bin DIR] [--sizes N,N,…]     (loop
        bench/run.py --only library [--bin DIR]            (figure 6 alone: about half a minute)
        bench/run.py --only export [--bin DIR]             (figure 7 alone: about a minute)
        bench/run.py --only ccda-corpus [--bin DIR]        (figure 8 alone: the 196 vendor C-CDA documents)
-       bench/run.py --only million-import [--bin DIR]     (figure 2b's imports alone: the sparse and the dense million)
+       bench/run.py --only million-import [--bin DIR]     (figure 2b's imports alone: the sparse and the dense million, and the writer alone)
        bench/run.py --only webapp [--bin DIR]             (figure 9 alone: the web app's drawing, a few minutes)
 DIR (default .build/release) holds hreaderd, generate-records, hreaderd-bench, hreaderd-library-pack and nio-ceiling (without it, the NIO row is left out). The daemon is started by
 Tools/harness/hreaderd_harness.py.
@@ -238,12 +239,27 @@ def dense_million(bin_dir, workdir, entries=1_000_000, pages=False):
         shutil.rmtree(d.state, ignore_errors=True)
 
 
-def million_import_lines(m, dense):
-    """The sparse and the dense million's imports, one beside the other."""
+def million_import_lines(m, dense, writer=None):
+    """The sparse and the dense million's imports, one beside the other; then, when given, the store's writer
+    alone (`hreaderd-bench import-writer`): how fast the import could go, however fast it read."""
     target = "(targets: 50,000 entries/s, 256 MiB)"
-    return [f"  import-file, {label}: {x['import_seconds']} s, {x['import_entries_per_s']:,} entries/s, {x.get('import_cpu_seconds', '?')} s of CPU,"
-            f" peak {x['import_peak_mib']} MiB ({x['record_mb']} MB of record JSON) {target}"
-            for label, x in (("sparse", m), ("dense (35 years, 2,500 entries a month)", dense))]
+    lines = [f"  import-file, {label}: {x['import_seconds']} s, {x['import_entries_per_s']:,} entries/s, {x.get('import_cpu_seconds', '?')} s of CPU,"
+             f" peak {x['import_peak_mib']} MiB ({x['record_mb']} MB of record JSON) {target}"
+             for label, x in (("sparse", m), ("dense (35 years, 2,500 entries a month)", dense))]
+    if writer:
+        s, d = writer["sparse"], writer["dense"]
+        lines.append(f"  the store's writer alone, {s['entries']:,} entries made ready before the clock (hreaderd-bench import-writer):"
+                     f" sparse {s['entries_per_second']:,}, dense {d['entries_per_second']:,} entries/s,"
+                     f" {s['store_bytes_per_entry']} and {d['store_bytes_per_entry']} store bytes an entry: import-file's ceiling here")
+    return lines
+
+
+def import_writer(bin_dir, workdir):
+    """`hreaderd-bench import-writer`'s figures (its JSON), for `--only million-import`."""
+    path = os.path.join(workdir, "import-writer.json")
+    subprocess.run([os.path.join(bin_dir, "hreaderd-bench"), "import-writer", "--json", path], check=True, capture_output=True, timeout=900)
+    with open(path) as f:
+        return json.load(f)["import_writer"]
 
 
 def idle_from_disk(daemon):
@@ -935,7 +951,7 @@ def only_figure(name, bin_dir, workdir):
         d = Daemon(bin_dir, workdir, password="bench password", state=os.path.join(workdir, "state-million"))
         sparse = import_million(d, 1_000_000, "sparse")
         shutil.rmtree(d.state, ignore_errors=True)
-        return million_import_lines(sparse, dense_million(bin_dir, workdir))
+        return million_import_lines(sparse, dense_million(bin_dir, workdir), import_writer(bin_dir, workdir))
     if name == "ccda-corpus":
         return ccda_corpus_lines(ccda_corpus(bin_dir, workdir))
     if name == "library":
@@ -1135,7 +1151,7 @@ def report(r, sizes):
     w(f"  of which anonymous (heap, stacks, written data; the rest is the binary's and libraries' mapped code): {r['idle_anonymous_mib']} MiB")
     m = r["million"]
     w(f"A generated record of {m['entries']:,} entries ({m['record_mb']} MB of record JSON):")
-    for line in million_import_lines(m, r["dense_million"]):
+    for line in million_import_lines(m, r["dense_million"], r["store_and_import"].get("import_writer")):
         w(line)
     w(f"  page=month: {m['month']['p50_ms']:.1f} ms server time (p50; target 10 ms)")
     w(f"  page=all ({m['all_mb']} MB, written as it is read) by {m['all_clients']} clients at once: {m['all_seconds']} s,"

@@ -1,9 +1,11 @@
 // hreaderd-bench: prints the store's and the import's figures.
-// Usage: hreaderd-bench [store] [import] [fhir] [fhir-steps] [ccda] [search] [backup] [timeline] [sync] [--json FILE]   (no section named: all of them)
+// Usage: hreaderd-bench [store] [import] [import-writer] [fhir] [fhir-steps] [ccda] [search] [backup] [timeline] [sync] [--json FILE]
+//                       [--writer-entries N]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
 // import: a generated 100,000-entry record, parsing and storing timed apart.
+// import-writer: the store's writer alone, 200,000 entries (--writer-entries) sparse and dense, made ready first: import-file's ceiling.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
 // fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
 // fhir-steps: the 100,000-resource bundle's reading, assembly, mapping and preparing on one thread, without the writer.
@@ -18,18 +20,22 @@ import Store
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
+var writerEntries = ImportWriterBenchmark.defaultEntries
 var sections: [String] = []
 var index = 0
 while index < arguments.count {
     if arguments[index] == "--json", index + 1 < arguments.count {
         jsonPath = arguments[index + 1]
         index += 2
+    } else if arguments[index] == "--writer-entries", index + 1 < arguments.count, let n = Int(arguments[index + 1]), n > 0 {
+        writerEntries = n
+        index += 2
     } else {
         sections.append(arguments[index])
         index += 1
     }
 }
-if sections.isEmpty { sections = ["store", "import", "fhir", "fhir-steps", "ccda", "search", "backup", "timeline", "sync"] }
+if sections.isEmpty { sections = ["store", "import", "import-writer", "fhir", "fhir-steps", "ccda", "search", "backup", "timeline", "sync"] }
 
 var json: [String] = []
 do {
@@ -42,6 +48,11 @@ do {
         let result = try ImportBenchmark.run()
         ImportBenchmark.printTable(result)
         json.append(#""import":"# + ImportBenchmark.json(result))
+    }
+    if sections.contains("import-writer") {
+        let results = try ImportWriterBenchmark.run(entries: writerEntries)
+        ImportWriterBenchmark.printTable(results)
+        json.append(#""import_writer":"# + ImportWriterBenchmark.json(results))
     }
     if sections.contains("fhir") {
         let results = try await FHIRImportBenchmark.run()
