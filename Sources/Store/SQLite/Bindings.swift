@@ -2,14 +2,18 @@ import HealthRecord
 import CSQLCipher
 
 /// Values bound to a statement's parameters in order, each by its own type, for a statement run very many
-/// times (an import's insert of each entry): no array of values, no value boxed, text bound with its length.
-/// `Statement.execute(_:)` with an array of values does the same for every other statement.
+/// times (an import's insert of each entry): no array of values, no value boxed, text bound with its length,
+/// and text and blobs copied once, into the statement's arena, which SQLite binds without a copy of its own
+/// (`BindingArena`). `Statement.execute(_:)` with an array of values does the same for every other statement,
+/// SQLite copying what it binds.
 public struct Bindings: ~Copyable {
     private let statement: Statement
+    private let arena: BindingArena
     private var index: Int32 = 1
 
     init(_ statement: Statement) {
         self.statement = statement
+        arena = statement.arena
     }
 
     /// How many parameters were bound.
@@ -17,7 +21,7 @@ public struct Bindings: ~Copyable {
 
     public mutating func bind(_ value: String?) throws(DatabaseError) {
         guard let value else { return try bindNull() }
-        try advance(statement.bindText(value, at: index))
+        try advance(statement.bindText(value, at: index, copiedInto: arena))
     }
 
     public mutating func bind(_ value: Int64?) throws(DatabaseError) {
@@ -31,7 +35,7 @@ public struct Bindings: ~Copyable {
     }
 
     public mutating func bind(_ value: [UInt8]) throws(DatabaseError) {
-        try advance(statement.bindBlob(value, at: index))
+        try advance(statement.bindBlob(value, at: index, copiedInto: arena))
     }
 
     private mutating func bindNull() throws(DatabaseError) {
@@ -47,8 +51,11 @@ public struct Bindings: ~Copyable {
 extension Statement {
     /// Runs the statement with the parameters `bind` binds, in order (all of them), and no result rows.
     public func execute(binding bind: (inout Bindings) throws(DatabaseError) -> Void) throws(DatabaseError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Every run ends reset (`step`); only one left in the middle of a read is reset here.
+        if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
+        // No sqlite3_clear_bindings: every parameter is bound again below (counted), and the copies of the run
+        // before are forgotten only now, when nothing will read them.
+        arena.reset()
         var bindings = Bindings(self)
         try bind(&bindings)
         let expected = Int(sqlite3_bind_parameter_count(handle))

@@ -1,8 +1,9 @@
 import HealthRecord
 import CSQLCipher
 
-/// SQLite wants to know whether bound text and blobs must be copied; we always ask it to copy because the
-/// Swift buffers we bind from are temporary.
+/// SQLite wants to know whether bound text and blobs must be copied: copied (`SQLITE_TRANSIENT`) when bound
+/// from a Swift buffer, which is temporary; not (`SQLITE_STATIC`) when bound from the statement's own arena
+/// (`Bindings`).
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement. Owned by the `Database` that made it and used on that connection's thread only.
@@ -22,7 +23,11 @@ public final class Statement {
         self.database = database
     }
 
+    // The arena is freed after this, when the statement no longer points into it.
     deinit { sqlite3_finalize(handle) }
+
+    /// What `Bindings` binds text and blobs from, made at the statement's first run with it.
+    private(set) lazy var arena = BindingArena()
 
     /// What an empty text is bound from (`bindText`).
     private static let empty: StaticString = ""
@@ -70,6 +75,22 @@ public final class Statement {
                 sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLITE_TRANSIENT)
             }
         }
+    }
+
+    /// Binds text (with its length) from a copy in `arena` (the statement's), which SQLite does not copy again
+    /// (`Bindings`; a nil destructor is `SQLITE_STATIC`).
+    func bindText(_ value: String, at index: Int32, copiedInto arena: BindingArena) -> Int32 {
+        var text = value
+        let (copy, count) = text.withUTF8 { (arena.copy(UnsafeRawBufferPointer($0)), $0.count) }
+        return copy.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+            sqlite3_bind_text(handle, index, $0, Int32(count), nil)
+        }
+    }
+
+    /// Binds a blob from a copy in `arena` (`Bindings`).
+    func bindBlob(_ value: [UInt8], at index: Int32, copiedInto arena: BindingArena) -> Int32 {
+        let copy = value.withUnsafeBytes { arena.copy($0) }
+        return sqlite3_bind_blob(handle, index, copy, Int32(value.count), nil)
     }
 
     /// Binds a blob, copied by SQLite.
