@@ -27,16 +27,10 @@ enum ImportBenchmark {
         let record = try parser.parse(bytes)
         let parseSeconds = StoreBenchmark.seconds(since: parseStart)
 
-        let directory = NSTemporaryDirectory() + "hreaderd-import-bench-\(getpid())"
-        try? FileManager.default.removeItem(atPath: directory)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
-        // Opened as `import-file` opens it: a record this large is written in place (`Store.Options`).
-        var options = Store.Options.timeline
-        options.largeImportsInPlace = true
-        let (store, _) = try Store.create(at: StateDirectory(path: directory), password: "bench",
-                                          passwordParameters: fast, recoveryParameters: fast, options: options)
-        defer { store.close() }
+        // Opened as `import-file` opens it: a record this large is written in place.
+        let bench = try BenchStore(name: "import-bench", inPlace: true)
+        defer { bench.remove() }
+        let store = bench.store
         let storeStart = DispatchTime.now()
         let summary = try store.importRecordSync(record)
         let storeSeconds = StoreBenchmark.seconds(since: storeStart)

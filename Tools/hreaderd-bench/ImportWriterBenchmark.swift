@@ -28,15 +28,9 @@ enum ImportWriterBenchmark {
     }
 
     static func run(mix: SyntheticRecords.Mix, entries: Int) throws -> Result {
-        let directory = NSTemporaryDirectory() + "hreaderd-writer-bench-\(getpid())-\(mix.rawValue)"
-        try? FileManager.default.removeItem(atPath: directory)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fast = ScryptParameters(logN: 10, r: 8, p: 1) // the KDF is not what is measured
-        var options = Store.Options.timeline
-        options.largeImportsInPlace = true
-        let state = StateDirectory(path: directory)
-        let (store, _) = try Store.create(at: state, password: "bench", passwordParameters: fast, recoveryParameters: fast, options: options)
-        defer { store.close() }
+        let bench = try BenchStore(name: "writer-bench-\(mix.rawValue)", inPlace: true)
+        defer { bench.remove() }
+        let store = bench.store
 
         let (head, batches) = try prepared(mix: mix, entries: entries, store: store)
         let start = DispatchTime.now()
@@ -46,7 +40,7 @@ enum ImportWriterBenchmark {
         let seconds = StoreBenchmark.seconds(since: start)
         precondition(summary.entriesAdded == entries, "the benchmark stored \(summary.entriesAdded) of \(entries) entries")
         store.close()
-        let size = (try? FileManager.default.attributesOfItem(atPath: state.databasePath)[.size] as? Int) ?? 0
+        let size = (try? FileManager.default.attributesOfItem(atPath: bench.state.databasePath)[.size] as? Int) ?? 0
         return Result(mix: mix, entries: entries, seconds: seconds, storeBytesPerEntry: size / entries)
     }
 
