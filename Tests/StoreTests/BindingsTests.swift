@@ -74,6 +74,22 @@ struct BindingsTests {
         }
     }
 
+    @Test("a value past the arena's block is freed when its run is over; the next run binds as before")
+    func largeValueFreedAfterItsRun() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("b.db"), key: nil, mode: .readWriteCreate)
+        try db.execute("CREATE TABLE t (a, b)")
+        let insert = try db.statement("INSERT INTO t VALUES (?, ?)")
+        let large = String(repeating: "x", count: 3 * BindingArena.blockBytes)
+        try insert.execute { (x: inout Bindings) throws(DatabaseError) in try x.bind(large); try x.bind("small") }
+        #expect(!insert.arena.holdsOwnBlocks)
+        try insert.execute { (x: inout Bindings) throws(DatabaseError) in try x.bind("next"); try x.bind("run") }
+        let rows = try db.rows("SELECT a, b FROM t ORDER BY rowid") { ($0.string(0), $0.string(1)) }
+        #expect(rows.count == 2)
+        #expect(rows.first?.0 == large && rows.first?.1 == "small")
+        #expect(rows.last?.0 == "next" && rows.last?.1 == "run")
+    }
+
     @Test("a run whose binding failed leaves the next run's values its own")
     func runAfterFailedBinding() throws {
         let dir = TemporaryDirectory()

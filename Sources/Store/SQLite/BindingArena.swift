@@ -4,7 +4,8 @@
 ///
 /// A value stays where it was copied until `reset`, which the statement calls before the next run binds
 /// again: the arena never moves what is bound. A value that does not fit the block gets a block of its own,
-/// freed at that reset.
+/// which the statement frees (with its bindings cleared) as soon as its run is over, so that a large value
+/// is not held until the statement's next run.
 final class BindingArena {
     /// The block reused by every run: an entry's values are a few hundred bytes to a few KB.
     static let blockBytes = 16 << 10
@@ -36,6 +37,9 @@ final class BindingArena {
         if let source = bytes.baseAddress, count > 0 { target.copyMemory(from: source, byteCount: count) }
         return UnsafeRawPointer(target)
     }
+
+    /// Whether a value got a block of its own since the last reset.
+    var holdsOwnBlocks: Bool { !ownBlocks.isEmpty }
 
     /// Forgets every copy: what was bound from them must be bound again before the statement runs.
     func reset() {

@@ -56,6 +56,13 @@ extension Statement {
         // No sqlite3_clear_bindings: every parameter is bound again below (counted), and the copies of the run
         // before are forgotten only now, when nothing will read them.
         arena.reset()
+        // A value past the arena's block is freed when the run is over, and the bindings that point to it cleared.
+        defer {
+            if arena.holdsOwnBlocks {
+                sqlite3_clear_bindings(handle)
+                arena.reset()
+            }
+        }
         var bindings = Bindings(self)
         try bind(&bindings)
         let expected = Int(sqlite3_bind_parameter_count(handle))
