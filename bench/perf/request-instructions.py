@@ -15,7 +15,6 @@ their debug sections (`objcopy --strip-debug`; the symbol table stays).
 """
 import argparse
 import http.client
-import importlib.util
 import os
 import re
 import shutil
@@ -28,9 +27,6 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import run  # noqa: E402  (bench/run.py: the benchmark's daemon)
 
-_spec = importlib.util.spec_from_file_location("nio_ceiling", os.path.join(os.path.dirname(os.path.abspath(__file__)), "nio-ceiling.py"))
-nio_ceiling = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(nio_ceiling)
 
 PATH = f"/timeline.json?page=year&end={run.END}"
 OWN_CODE = re.compile(r"HTTPKit|TimelineAPI|hreaderd\.|Store\.")
@@ -121,7 +117,7 @@ def main():
         ours = total(dump) / args.requests
         # The same answer, as the daemon wrote it, for the NIO layers.
         run.serve(daemon)
-        raw = nio_ceiling.raw_response(daemon.port, PATH, daemon.token)
+        raw = run.raw_response(daemon.port, PATH, daemon.token)
         daemon.stop()
         body = raw.partition(b"\r\n\r\n")[2]
         answer = os.path.join(workdir, "answer.http")
