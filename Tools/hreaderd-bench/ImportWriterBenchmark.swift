@@ -45,20 +45,13 @@ enum ImportWriterBenchmark {
     }
 
     /// The record without its entries, and its entries made ready in batches of the streamed reader's size,
-    /// in date order (the order `import-file` hands them on).
+    /// in the order an import writes a record held whole (by date, as `import-file` hands them on).
     private static func prepared(mix: SyntheticRecords.Mix, entries: Int, store: Store) throws -> (PatientRecord, [Store.PreparedEntries]) {
         let generator = SyntheticRecords(seed: 7)
         let bytes = generator.record(for: generator.family()[0], entries: entries, shape: .gen1, mix: mix)
         let parser = RecordParser(limits: ParseLimits(maxDocumentBytes: max(ParseLimits.defaultMaxDocumentBytes, bytes.count)))
         var head = try parser.parse(bytes)
-        let byDate = head.entries.sorted { a, b in
-            switch (a.date, b.date) {
-            case let (x?, y?): return x != y ? x < y : a.id < b.id
-            case (nil, _?): return false
-            case (_?, nil): return true
-            case (nil, nil): return a.id < b.id
-            }
-        }
+        let byDate = Store.inWriteOrder(head.entries)
         head.entries = []
         let batches = try stride(from: 0, to: byDate.count, by: StreamedRecordFile.batchEntries).map { from in
             try store.prepare(Array(byDate[from..<min(from + StreamedRecordFile.batchEntries, byDate.count)]))

@@ -63,18 +63,20 @@ final class RecordImport {
         // this machine's run-to-run noise.
         // The order as positions, not a sorted copy of the entries: a copy of a 1,000,000-entry record's
         // entries is about 250 MB more at the import's peak.
-        let byDate = entries.indices.sorted { i, j in
-            let (a, b) = (entries[i], entries[j])
-            switch (a.date, b.date) {
-            case let (x?, y?): return x != y ? x < y : a.id < b.id
-            case (nil, _?): return false
-            case (_?, nil): return true
-            case (nil, nil): return a.id < b.id
-            }
-        }
+        let byDate = entries.indices.sorted { Self.writtenBefore(entries[$0], entries[$1]) }
         // The timeline JSON only for what is added or changed: a re-import of an unchanged record encodes nothing.
         try writing.write(byDate.lazy.map { PreparedEntry(entries[$0], encoder: nil) })
         return try writing.finish()
+    }
+
+    /// The order a record held whole is written in: by date (undated last), then id.
+    static func writtenBefore(_ a: Entry, _ b: Entry) -> Bool {
+        switch (a.date, b.date) {
+        case let (x?, y?): return x != y ? x < y : a.id < b.id
+        case (nil, _?): return false
+        case (_?, nil): return true
+        case (nil, nil): return a.id < b.id
+        }
     }
 
     /// The first step: the person (added, found again or updated), their identifiers and kept resources,
@@ -550,6 +552,14 @@ extension Store {
 
     /// Seconds since the epoch, the store's clock.
     public static func now() -> Int64 { Int64(time(nil)) }
+}
+
+extension Store {
+    /// The order in which an import writes a record held whole (`RecordImport.apply`), for a benchmark that hands
+    /// the writer entries in that order (`Tools/hreaderd-bench`).
+    package static func inWriteOrder(_ entries: [Entry]) -> [Entry] {
+        entries.sorted(by: RecordImport.writtenBefore)
+    }
 }
 
 /// For the benchmarks (`Tools/hreaderd-bench`) alone, so `package`: the product goes through `Store`.
