@@ -123,7 +123,11 @@ enum FHIRImportBenchmark {
 /// entries, and the entries made ready to write (codes, digest, timeline JSON). What the reading thread does
 /// while the writer writes, timed step by step.
 enum FHIRStepsBenchmark {
-    static func run(resources: Int = 100_000) throws {
+    /// The bundle's resources (the Patient and the rest), unless `--steps-resources` says otherwise: fewer for a
+    /// run under callgrind (`bench/perf/mapping-instructions.py`).
+    static let defaultResources = 100_000
+
+    static func run(resources: Int = defaultResources) throws {
         let bundle = SyntheticRecords(seed: 2012).fhirBundle(entries: resources - 1, members: 1)
         let directory = NSTemporaryDirectory() + "hreaderd-fhir-steps-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)

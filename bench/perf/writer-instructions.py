@@ -19,11 +19,13 @@ debug sections (`objcopy --strip-debug`; the symbol table stays). About a minute
 """
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callgrind  # noqa: E402  (bench/perf/callgrind.py)
 
 # The parts printed: a label, and the pattern of the function (inclusive) that is that part.
 PARTS = [
@@ -34,44 +36,20 @@ PARTS = [
 ]
 
 
-def inclusive_costs(dump):
-    """{function: inclusive instructions} of a callgrind dump, the largest entry of a name kept."""
-    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump],
-                         check=True, capture_output=True, text=True).stdout
-    costs = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*([\d,]+) \([\s\d.]+%\)\s+(?:\S+:)?(\S+)", line)
-        if m:
-            name = m.group(2).split("[")[0]
-            costs[name] = max(costs.get(name, 0), int(m.group(1).replace(",", "")))
-    return costs
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", default=".build/release", help="folder of hreaderd-bench (default .build/release)")
     parser.add_argument("--entries", type=int, default=20_000, help="entries of each record, sparse and dense (default 20000)")
     args = parser.parse_args()
-    if not shutil.which("valgrind"):
-        sys.exit("writer-instructions: needs valgrind (apt-get install valgrind)")
+    callgrind.require_valgrind("writer-instructions")
     work = tempfile.mkdtemp(prefix="hreaderd-writer-instructions-")
     try:
-        binary = os.path.join(work, "hreaderd-bench")
-        subprocess.run(["objcopy", "--strip-debug", os.path.join(args.bin, "hreaderd-bench"), binary], check=True)
+        binary = callgrind.readable_copy(os.path.join(args.bin, "hreaderd-bench"), work)
         dump = os.path.join(work, "writer.callgrind")
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={dump}", binary,
-                              "import-writer", "--writer-entries", str(args.entries)], capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"writer-instructions: hreaderd-bench failed: {run.stderr[-800:]}")
-        costs = inclusive_costs(dump)
+        callgrind.count("writer-instructions", [binary, "import-writer", "--writer-entries", str(args.entries)], dump)
         entries = 2 * args.entries  # sparse, then dense
         print(f"The store's writer, instructions an entry ({args.entries:,} sparse and {args.entries:,} dense entries, callgrind):")
-        for label, pattern in PARTS:
-            matching = [cost for name, cost in costs.items() if re.search(pattern, name)]
-            if not matching:
-                print(f"  {label}: not found")
-                continue
-            print(f"  {label:70}{max(matching) / entries:>10,.0f}")
+        callgrind.print_parts(callgrind.inclusive_costs(dump), PARTS, entries)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -101,6 +101,7 @@ public enum FHIRInput {
         var idIsString = true
         var references: [JSONObject.Member] = []
         let from = scanner.offset
+        let whitespaceBefore = scanner.whitespaceBytes
         try scanner.beginObject()
         var first = true
         while let key = try scanner.nextKey(isFirst: &first) {
@@ -143,7 +144,8 @@ public enum FHIRInput {
             FHIRResource.patientReferenceFields.firstIndex(of: a.key) ?? 0 < FHIRResource.patientReferenceFields.firstIndex(of: b.key) ?? 0
         }
         return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: references, source: source,
-                            range: (base + from)..<(base + scanner.offset), place: place)
+                            range: (base + from)..<(base + scanner.offset), isCompact: scanner.whitespaceBytes == whitespaceBefore,
+                            place: place)
     }
 
     // MARK: NDJSON

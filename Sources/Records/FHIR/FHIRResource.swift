@@ -35,14 +35,17 @@ public final class FHIRResource: Sendable {
     /// The resource's members: parsed already, or where they lie in the bytes of the file read.
     private enum Body: Sendable {
         case parsed(JSONObject, raw: String)
-        case source(FHIRSourceBytes, Range<Int>)
+        /// `isCompact`: the reading skipped no whitespace between the resource's tokens, so its bytes are
+        /// its compact JSON as they are (most servers' bundles and every bulk export's NDJSON).
+        case source(FHIRSourceBytes, Range<Int>, isCompact: Bool)
     }
 
     /// A resource whose JSON lies at `range` of `source` (checked whole by the reading).
     convenience init(type: String, id: String?, fullUrl: String?, patientReferences: [JSONObject.Member], source: FHIRSourceBytes,
-         range: Range<Int>, place: Place) {
-        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences, body: .source(source, range),
-                  place: place, key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { source.compact(range) }))
+         range: Range<Int>, isCompact: Bool, place: Place) {
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
+                  body: .source(source, range, isCompact: isCompact), place: place,
+                  key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { source.compact(range, isCompact: isCompact) }))
     }
 
     /// A resource whose members are parsed already (a `contained` one).
@@ -76,7 +79,7 @@ public final class FHIRResource: Sendable {
     var object: JSONObject {
         switch body {
         case let .parsed(object, _): return object
-        case let .source(source, range): return source.object(range)
+        case let .source(source, range, _): return source.object(range)
         }
     }
 
@@ -84,15 +87,15 @@ public final class FHIRResource: Sendable {
     public var raw: String {
         switch body {
         case let .parsed(_, raw): return raw
-        case let .source(source, range): return source.compact(range)
+        case let .source(source, range, isCompact): return source.compact(range, isCompact: isCompact)
         }
     }
 
     /// The same resource with its members parsed and its compact JSON made, once: what a mapping reads.
     func parsed() -> FHIRResource {
-        guard case let .source(source, range) = body else { return self }
+        guard case let .source(source, range, isCompact) = body else { return self }
         return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
-                            body: .parsed(source.object(range), raw: source.compact(range)), place: place, key: key)
+                            body: .parsed(source.object(range), raw: source.compact(range, isCompact: isCompact)), place: place, key: key)
     }
 
     /// Where it was read: `file.json#entry[12]`, `Patient.000.ndjson:3`.
@@ -134,7 +137,11 @@ final class FHIRSourceBytes: Sendable {
         }
     }
 
-    func compact(_ range: Range<Int>) -> String {
-        bytes.withUnsafeBufferPointer { buffer in JSONCompaction.string(UnsafeBufferPointer(rebasing: buffer[range])) }
+    /// The compact JSON of the value at `range`; `isCompact`: it is that already, and is copied as it is.
+    func compact(_ range: Range<Int>, isCompact: Bool) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            return isCompact ? String(decoding: slice, as: UTF8.self) : JSONCompaction.string(slice)
+        }
     }
 }

@@ -24,6 +24,9 @@ struct JSONScanner {
     var refusesLoneSurrogates = false
     private(set) var offset: Int
     private(set) var depth = 0
+    /// The whitespace skipped between tokens so far: none over a stretch means its source is already
+    /// compact (`JSONCompaction` has nothing to drop there).
+    private(set) var whitespaceBytes = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, offset: Int = 0) {
         self.bytes = bytes
@@ -36,6 +39,8 @@ struct JSONScanner {
     var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func skipWhitespace() {
+        let start = offset
+        defer { whitespaceBytes &+= offset - start }
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1

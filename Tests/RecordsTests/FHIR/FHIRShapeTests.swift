@@ -149,4 +149,52 @@ struct FHIRShapeTests {
         let b = try Self.read(Self.patient + "\n\n\n" + condition, name: "elsewhere/b.ndjson")
         #expect(a.patients[0].record?.entries.map(\.id) == b.patients[0].record?.entries.map(\.id))
     }
+
+    /// `text` with whitespace between its tokens: a space after each `:` and `,` outside strings, a newline and
+    /// a tab before each `{`, as a pretty-printer writes (strings, spaces in them included, as they were).
+    static func spaced(_ text: String) -> String {
+        var out = ""
+        var inString = false, escaped = false
+        for character in text {
+            if inString {
+                out.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                continue
+            }
+            switch character {
+            case "\"": inString = true; out.append(character)
+            case ":", ",": out.append(character); out.append(" ")
+            case "{": out.append("\n\t{")
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    @Test("an entry keeps its resource's compact JSON whether the file was compact, pretty-printed, or both in turn")
+    func rawJSONWhateverTheSpacing() throws {
+        let spacedInStrings = Self.condition("c1").replacingOccurrences(of: "Hypertension", with: #"High  blood pressure, \"both\": { arms }"#)
+        let idless = #"{"resourceType":"Condition","subject":{"reference":"Patient/p1"},"code":{"text":"Asthma"},"onsetDateTime":"2001"}"#
+        let resources = [Self.patient, spacedInStrings, idless]
+        func bundle(_ texts: [String]) -> String {
+            #"{"resourceType":"Bundle","type":"collection","entry":["# + texts.map { #"{"resource":"# + $0 + "}" }.joined(separator: ",") + "]}"
+        }
+        let compact = try Self.read(bundle(resources))
+        let entries = try #require(compact.patients.first?.record?.entries)
+        #expect(entries.count == 2)
+        // As the source wrote them, byte for byte, strings' own spaces kept.
+        #expect(Set(entries.map(\.rawJSON)) == Set(resources.dropFirst()))
+        for variant in [resources.map(Self.spaced), [resources[0], Self.spaced(resources[1]), resources[2]],
+                        [resources[0], resources[1], Self.spaced(resources[2])]] {
+            #expect(variant != resources)
+            let read = try Self.read(bundle(variant))
+            let again = try #require(read.patients.first?.record?.entries)
+            #expect(again.map(\.rawJSON) == entries.map(\.rawJSON))
+            #expect(again.map(\.id) == entries.map(\.id))
+            // A line each, its newlines spaces instead.
+            let lines = try Self.read(variant.map { "  " + $0.replacingOccurrences(of: "\n", with: " ") + " \t" }.joined(separator: "\n"),
+                                      name: "x.ndjson")
+            #expect(lines.patients.first?.record?.entries.map(\.rawJSON) == entries.map(\.rawJSON))
+        }
+    }
 }

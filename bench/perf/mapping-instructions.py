@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Instructions a resource costs the FHIR mapping, counted by valgrind's callgrind: the work of the thread that
+maps a long FHIR record while the store's writer writes it (an upload's, a sync's and `import-file`'s), in a
+figure that does not move with the machine's load.
+
+Runs `hreaderd-bench fhir-steps --steps-resources N` (a generated one-patient bundle, read, assembled, then
+mapped a batch at a time and made ready to write, five times) under callgrind, counting only inside the mapping
+(`FHIRPendingEntries.entries`) and the making ready (`Store.prepare`), and prints instructions a resource for
+each, with the mapping's main parts (inclusive).
+
+Needs Debian's valgrind. About two minutes for 20,000 resources.
+
+  scripts/build-release.sh hreaderd-bench
+  bench/perf/mapping-instructions.py [--bin .build/release] [--resources 20000]
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callgrind  # noqa: E402  (bench/perf/callgrind.py)
+
+ROUNDS = 5  # FHIRStepsBenchmark maps the bundle five times
+MAPPING = "*FHIRPendingEntriesV7entries_5tally*"
+PREPARE = "*5StoreAAC7prepareyAB15PreparedEntries*"
+
+# The parts printed: a label, and the pattern of the function (inclusive) that is that part.
+PARTS = [
+    ("the mapping, all of it (FHIRPendingEntries.entries)", r"FHIRPendingEntriesV7entries_5tally"),
+    ("  a resource's members parsed and its compact JSON made (FHIRResource.parsed)", r"FHIRResourceC6parsedACyF$"),
+    ("    its members parsed into a tree (FHIRSourceBytes.object)", r"FHIRSourceBytesC6objectyAA10JSONObject"),
+    ("    its compact JSON (JSONCompaction)", r"JSONCompactionO6string"),
+    ("  the tree freed (FHIRResource's deinit)", r"FHIRResourceCfD$"),
+    ("  observations mapped", r"FHIRObservationMappingO11observation"),
+    ("  CodeableConcepts read", r"CodeableConceptVyAcA11FHIRElement"),
+    ("  stable ids (StableID.digest, SHA-256)", r"StableIDO6digest"),
+    ("making the entries ready to write (Store.prepare)", r"5StoreAAC7prepareyAB15PreparedEntries"),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", default=".build/release", help="folder of hreaderd-bench (default .build/release)")
+    parser.add_argument("--resources", type=int, default=20_000, help="resources of the bundle (default 20000)")
+    args = parser.parse_args()
+    callgrind.require_valgrind("mapping-instructions")
+    work = tempfile.mkdtemp(prefix="hreaderd-mapping-instructions-")
+    try:
+        binary = callgrind.readable_copy(os.path.join(args.bin, "hreaderd-bench"), work)
+        dump = os.path.join(work, "mapping.callgrind")
+        callgrind.count("mapping-instructions", [binary, "fhir-steps", "--steps-resources", str(args.resources)], dump,
+                        toggles=[MAPPING, PREPARE])
+        print(f"The FHIR mapping, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
+        callgrind.print_parts(callgrind.inclusive_costs(dump), PARTS, ROUNDS * args.resources, width=80)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
