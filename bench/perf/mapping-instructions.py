@@ -30,12 +30,12 @@ PREPARE = "*5StoreAAC7prepareyAB15PreparedEntries*"
 # The parts printed: a label, and the pattern of the function (inclusive) that is that part.
 PARTS = [
     ("the mapping, all of it (FHIRPendingEntries.entries)", r"FHIRPendingEntriesV7entries_5tally"),
-    ("  a resource's members parsed and its compact JSON made (FHIRResource.parsed)", r"FHIRResourceC6parsedACyF$"),
-    ("    its members parsed into a tree (FHIRSourceBytes.object)", r"FHIRSourceBytesC6objectyAA10JSONObject"),
-    ("    its compact JSON (JSONCompaction)", r"JSONCompactionO6string"),
-    ("  the tree freed (FHIRResource's deinit)", r"FHIRResourceCfD$"),
+    ("  a resource's members parsed (JSONTape.parse)", r"JSONTapeC5parse_5range"),
+    ("  members looked up (JSONTape.member)", r"JSONTapeC6member_2of"),
     ("  observations mapped", r"FHIRObservationMappingO11observation"),
     ("  CodeableConcepts read", r"CodeableConceptVyAcA11FHIRElement"),
+    ("  IPS placeholders looked for (isAbsentUnknown)", r"FHIREntryMappingV15isAbsentUnknown"),
+    ("  null-like codes looked for (CodeValue.isNullLike)", r"CodeValueO10isNullLike"),
     ("  stable ids (StableID.digest, SHA-256)", r"StableIDO6digest"),
     ("making the entries ready to write (Store.prepare)", r"5StoreAAC7prepareyAB15PreparedEntries"),
 ]

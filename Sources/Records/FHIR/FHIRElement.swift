@@ -4,17 +4,42 @@ import HealthRecord
 /// reads as nil; one that is present with the wrong type throws `FHIRError.badField`, naming the
 /// resource and the path, because a wrong type in a field we map means we cannot say what the source
 /// meant (and so import nothing of that patient rather than something wrong).
+///
+/// The object is a node of its resource's `JSONTape`: reading a member makes only that member's value.
 struct FHIRElement {
-    let object: JSONObject
+    let tape: JSONTape
+    /// The object's node in `tape`.
+    let node: Int
     /// "Observation/123"
     let resource: String
-    /// "valueQuantity", "component[1].code"
-    let path: String
+    /// Where the object is, made into its path ("component[1].code") only for a message: the path of the
+    /// object holding it, its member's key there, and its place when that member is a list (else -1).
+    private let parentPath: String
+    private let key: String
+    private let position: Int
 
-    init(_ object: JSONObject, resource: String, path: String = "") {
-        self.object = object
+    /// The resource's own object (`node`) of `tape`.
+    init(_ tape: JSONTape, node: Int, resource: String) {
+        self.init(tape, node: node, resource: resource, parentPath: "", key: "", position: -1)
+    }
+
+    private init(_ tape: JSONTape, node: Int, resource: String, parentPath: String, key: String, position: Int) {
+        self.tape = tape
+        self.node = node
         self.resource = resource
-        self.path = path
+        self.parentPath = parentPath
+        self.key = key
+        self.position = position
+    }
+
+    /// "valueQuantity", "component[1].code"; empty for the resource's own object.
+    var path: String {
+        let step = position < 0 ? key : "\(key)[\(position)]"
+        return parentPath.isEmpty || step.isEmpty ? parentPath + step : parentPath + "." + step
+    }
+
+    private func child(_ node: Int, _ key: String, at position: Int = -1) -> FHIRElement {
+        FHIRElement(tape, node: node, resource: resource, parentPath: path, key: key, position: position)
     }
 
     private func at(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
@@ -23,55 +48,58 @@ struct FHIRElement {
         .badField(resource: resource, path: at(key), expected: expected)
     }
 
-    func has(_ key: String) -> Bool {
-        if let value = object[key], !value.isNull { return true }
-        return false
+    /// The node of member `key`'s value, nil when it is absent or null.
+    private func value(_ key: String) -> Int? {
+        guard let index = tape.member(key, of: node), tape.nodes[index].kind != .null else { return nil }
+        return index
     }
 
+    func has(_ key: String) -> Bool { value(key) != nil }
+
     func string(_ key: String) throws(FHIRError) -> String? {
-        switch object[key] {
-        case nil, .null?: return nil
-        case let .string(text)?: return text
-        default: throw bad(key, "a string")
-        }
+        guard let index = value(key) else { return nil }
+        guard tape.nodes[index].kind == .string else { throw bad(key, "a string") }
+        return tape.string(at: index)
+    }
+
+    /// Whether member `key` is the string `text` (false when it is absent or null), without making it.
+    func string(_ key: String, is text: String) throws(FHIRError) -> Bool {
+        guard let index = value(key) else { return false }
+        guard tape.nodes[index].kind == .string else { throw bad(key, "a string") }
+        return tape.string(at: index, equals: text)
     }
 
     func bool(_ key: String) throws(FHIRError) -> Bool? {
-        switch object[key] {
-        case nil, .null?: return nil
-        case let .bool(flag)?: return flag
-        default: throw bad(key, "true or false")
-        }
+        guard let index = value(key) else { return nil }
+        guard tape.nodes[index].kind == .bool else { throw bad(key, "true or false") }
+        return tape.nodes[index].flag
     }
 
     func number(_ key: String) throws(FHIRError) -> JSONNumber? {
-        switch object[key] {
-        case nil, .null?: return nil
-        case let .number(number)?: return number
-        default: throw bad(key, "a number")
-        }
+        guard let index = value(key) else { return nil }
+        guard tape.nodes[index].kind == .number else { throw bad(key, "a number") }
+        return tape.number(at: index)
     }
 
     func element(_ key: String) throws(FHIRError) -> FHIRElement? {
-        switch object[key] {
-        case nil, .null?: return nil
-        case let .object(object)?: return FHIRElement(object, resource: resource, path: at(key))
-        default: throw bad(key, "an object")
-        }
+        guard let index = value(key) else { return nil }
+        guard tape.nodes[index].kind == .object else { throw bad(key, "an object") }
+        return child(index, key)
     }
 
     /// A list of objects; a single object where a list is expected is taken as a list of one (some
     /// exporters write `"category": {…}`).
     func elements(_ key: String) throws(FHIRError) -> [FHIRElement] {
-        switch object[key] {
-        case nil, .null?: return []
-        case let .object(object)?: return [FHIRElement(object, resource: resource, path: at(key))]
-        case let .array(values)?:
+        guard let index = value(key) else { return [] }
+        switch tape.nodes[index].kind {
+        case .object: return [child(index, key)]
+        case .array:
+            let values = tape.elements(of: index)
             var out: [FHIRElement] = []
             out.reserveCapacity(values.count)
-            for (index, value) in values.enumerated() {
-                guard case let .object(object) = value else { throw bad("\(key)[\(index)]", "an object") }
-                out.append(FHIRElement(object, resource: resource, path: at("\(key)[\(index)]")))
+            for (position, value) in values.enumerated() {
+                guard tape.nodes[value].kind == .object else { throw bad("\(key)[\(position)]", "an object") }
+                out.append(child(value, key, at: position))
             }
             return out
         default: throw bad(key, "a list of objects")
@@ -79,14 +107,14 @@ struct FHIRElement {
     }
 
     func strings(_ key: String) throws(FHIRError) -> [String] {
-        switch object[key] {
-        case nil, .null?: return []
-        case let .string(text)?: return [text]
-        case let .array(values)?:
+        guard let index = value(key) else { return [] }
+        switch tape.nodes[index].kind {
+        case .string: return [tape.string(at: index)]
+        case .array:
             var out: [String] = []
-            for (index, value) in values.enumerated() {
-                guard case let .string(text) = value else { throw bad("\(key)[\(index)]", "a string") }
-                out.append(text)
+            for (position, value) in tape.elements(of: index).enumerated() {
+                guard tape.nodes[value].kind == .string else { throw bad("\(key)[\(position)]", "a string") }
+                out.append(tape.string(at: value))
             }
             return out
         default: throw bad(key, "a list of strings")
@@ -148,6 +176,16 @@ struct CodeableConcept {
                                   display: try element.string("display")))
         }
         self.codings = codings
+    }
+
+    /// Whether the concept `element` has codings (as `init` reads them), each in `system`: read without making
+    /// its codes.
+    static func isCoded(_ element: FHIRElement, onlyIn system: String) throws(FHIRError) -> Bool {
+        var codings = try element.elements("coding")
+        if codings.isEmpty, element.has("code") { codings = [element] }
+        guard !codings.isEmpty else { return false }
+        for coding in codings where !(try coding.string("system", is: system)) { return false }
+        return true
     }
 
     /// What a person reads: the text, else the first display, else a code with its system's name.

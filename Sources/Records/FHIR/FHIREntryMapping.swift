@@ -53,12 +53,14 @@ struct FHIREntryMapping {
     /// An IPS placeholder (the one entry of an empty required section, coded only with IPS's absent/unknown
     /// codes): it says there is nothing to show, so it is kept, not shown.
     static func isAbsentUnknown(_ r: FHIRElement) throws -> Bool {
-        for key in ["code", "medicationCodeableConcept", "vaccineCode"] {
-            if let concept = try r.codeableConcept(key), !concept.codings.isEmpty,
-               concept.codings.allSatisfy({ $0.system == absentUnknownSystem }) { return true }
+        for key in placeholderConcepts {
+            if let concept = try r.element(key), try CodeableConcept.isCoded(concept, onlyIn: absentUnknownSystem) { return true }
         }
         return false
     }
+
+    /// The concepts a placeholder is coded in.
+    private static let placeholderConcepts = ["code", "medicationCodeableConcept", "vaccineCode"]
 
     /// An entry of `resource` with the fields every mapping sets the same way.
     static func entry(_ resource: FHIRResource, _ type: EntryType, concept: CodeableConcept?, part: String? = nil,

@@ -89,7 +89,7 @@ public enum FHIRInput {
     static func resource(_ scanner: inout JSONScanner, source: FHIRSourceBytes, base: Int = 0, place: FHIRResource.Place,
                          fullUrl: String? = nil) throws -> FHIRResource {
         func origin() -> String {
-            FHIRResource(type: "", id: nil, fullUrl: nil, object: JSONObject(members: []), raw: "", place: place).origin
+            place.description
         }
         guard scanner.peekKind() == .object else {
             try scanner.skipValue()

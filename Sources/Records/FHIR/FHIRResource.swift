@@ -4,8 +4,8 @@ import HealthRecord
 /// exactly as the source wrote it (compact), which is what the store keeps.
 ///
 /// A resource read from a file holds no tree of its members: the file's reading checks its JSON whole and
-/// notes where the resource lies, and its members are parsed when a mapping reads them (`object`,
-/// `parsed()`). A 100,000-resource bundle is then a list of places in the file, not half a gigabyte of
+/// notes where the resource lies, and its members are parsed when a mapping reads them (`parsed()`, into a
+/// `JSONTape`). A 100,000-resource bundle is then a list of places in the file, not half a gigabyte of
 /// values held from the reading to the write.
 ///
 /// A class: a resource is handed around (the index, its patient's group, each entry's mapping) and
@@ -32,9 +32,10 @@ public final class FHIRResource: Sendable {
         case contained(in: String, id: String)
     }
 
-    /// The resource's members: parsed already, or where they lie in the bytes of the file read.
+    /// The resource's members: parsed already (the object at `node` of `tape`), or where they lie in the bytes
+    /// of the file read.
     private enum Body: Sendable {
-        case parsed(JSONObject, raw: String)
+        case parsed(JSONTape, node: Int, raw: String)
         /// `isCompact`: the reading skipped no whitespace between the resource's tokens, so its bytes are
         /// its compact JSON as they are (most servers' bundles and every bulk export's NDJSON).
         case source(FHIRSourceBytes, Range<Int>, isCompact: Bool)
@@ -48,10 +49,12 @@ public final class FHIRResource: Sendable {
                   key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { source.compact(range, isCompact: isCompact) }))
     }
 
-    /// A resource whose members are parsed already (a `contained` one).
-    convenience init(type: String, id: String?, fullUrl: String?, object: JSONObject, raw: String, place: Place) {
-        let references = Self.patientReferenceFields.compactMap { field in object[field].map { JSONObject.Member(key: field, value: $0) } }
-        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: references, body: .parsed(object, raw: raw),
+    /// A resource whose members are parsed already (a `contained` one): the object at `node` of `tape`.
+    convenience init(type: String, id: String?, fullUrl: String?, tape: JSONTape, node: Int, raw: String, place: Place) {
+        let references = Self.patientReferenceFields.compactMap { field in
+            tape.member(field, of: node).map { JSONObject.Member(key: field, value: tape.value(at: $0)) }
+        }
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: references, body: .parsed(tape, node: node, raw: raw),
                   place: place, key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
     }
 
@@ -75,18 +78,11 @@ public final class FHIRResource: Sendable {
     /// The members that name the resource's patient, in the order they are tried.
     static let patientReferenceFields = ["subject", "patient", "beneficiary"]
 
-    /// The resource's members (parsed now when the resource was read from a file).
-    var object: JSONObject {
-        switch body {
-        case let .parsed(object, _): return object
-        case let .source(source, range, _): return source.object(range)
-        }
-    }
 
     /// Compact JSON, byte for byte the source's but for whitespace between tokens.
     public var raw: String {
         switch body {
-        case let .parsed(_, raw): return raw
+        case let .parsed(_, _, raw): return raw
         case let .source(source, range, isCompact): return source.compact(range, isCompact: isCompact)
         }
     }
@@ -95,18 +91,12 @@ public final class FHIRResource: Sendable {
     func parsed() -> FHIRResource {
         guard case let .source(source, range, isCompact) = body else { return self }
         return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
-                            body: .parsed(source.object(range), raw: source.compact(range, isCompact: isCompact)), place: place, key: key)
+                            body: .parsed(source.tape(range), node: 0, raw: source.compact(range, isCompact: isCompact)),
+                            place: place, key: key)
     }
 
     /// Where it was read: `file.json#entry[12]`, `Patient.000.ndjson:3`.
-    public var origin: String {
-        switch place {
-        case let .entry(file, index): return "\(file)#entry[\(index)]"
-        case let .line(file, number): return "\(file):\(number)"
-        case let .file(file): return file
-        case let .contained(resource, id): return "\(resource)#\(id)"
-        }
-    }
+    public var origin: String { place.description }
 
     /// The same resource as a bundle entry with its `fullUrl`.
     func with(fullUrl: String?) -> FHIRResource {
@@ -114,7 +104,24 @@ public final class FHIRResource: Sendable {
                      key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
     }
 
-    var element: FHIRElement { FHIRElement(object, resource: key) }
+    /// The resource's members, to read (parsed now when the resource was read from a file and not `parsed()`).
+    var element: FHIRElement {
+        switch body {
+        case let .parsed(tape, node, _): return FHIRElement(tape, node: node, resource: key)
+        case let .source(source, range, _): return FHIRElement(source.tape(range), node: 0, resource: key)
+        }
+    }
+}
+
+extension FHIRResource.Place: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case let .entry(file, index): return "\(file)#entry[\(index)]"
+        case let .line(file, number): return "\(file):\(number)"
+        case let .file(file): return file
+        case let .contained(resource, id): return "\(resource)#\(id)"
+        }
+    }
 }
 
 /// The bytes of one file read, which its resources point into.
@@ -129,12 +136,9 @@ final class FHIRSourceBytes: Sendable {
 
     /// The object at `range`, which the file's reading checked: parsing it again cannot fail, and an empty
     /// object stands in if it somehow did.
-    func object(_ range: Range<Int>) -> JSONObject {
-        bytes.withUnsafeBufferPointer { buffer in
-            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: buffer[range]), maxDepth: maxDepth)
-            guard case let .object(object)? = try? scanner.parseValue() else { return JSONObject(members: []) }
-            return object
-        }
+    func tape(_ range: Range<Int>) -> JSONTape {
+        if let tape = try? JSONTape.parse(bytes, range: range, maxDepth: maxDepth), tape.nodes.first?.kind == .object { return tape }
+        return JSONTape.emptyObject
     }
 
     /// The compact JSON of the value at `range`; `isCompact`: it is that already, and is copied as it is.

@@ -35,11 +35,15 @@ struct FHIRResourceIndex {
     }
 
     private func contained(_ id: String, in resource: FHIRResource) -> FHIRResource? {
-        guard case let .array(values)? = resource.object["contained"] else { return nil }
-        for value in values {
-            guard case let .object(object) = value, case let .string(type)? = object["resourceType"],
-                  case let .string(containedID)? = object["id"], containedID == id else { continue }
-            return FHIRResource(type: type, id: containedID, fullUrl: nil, object: object, raw: "{}",
+        let element = resource.element
+        let tape = element.tape
+        guard let list = tape.member("contained", of: element.node), tape.nodes[list].kind == .array else { return nil }
+        for value in tape.elements(of: list) {
+            guard tape.nodes[value].kind == .object,
+                  let type = tape.member("resourceType", of: value), tape.nodes[type].kind == .string,
+                  let containedID = tape.member("id", of: value), tape.nodes[containedID].kind == .string,
+                  tape.string(at: containedID) == id else { continue }
+            return FHIRResource(type: tape.string(at: type), id: id, fullUrl: nil, tape: tape, node: value, raw: "{}",
                                 place: .contained(in: resource.key, id: id))
         }
         return nil

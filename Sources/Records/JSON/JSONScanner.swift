@@ -315,10 +315,7 @@ struct JSONScanner {
 
     mutating func readNumber() throws(JSONScanError) -> JSONNumber {
         let (range, isInteger) = try readNumberToken()
-        let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        let int64 = isInteger ? DecimalNumber.int64(integerLiteral: slice) : nil
-        let double = int64.map(Double.init) ?? DecimalNumber.double(jsonLiteral: slice)
-        return JSONNumber(literal: String(decoding: slice, as: UTF8.self), double: double, int64: int64)
+        return JSONNumber(literal: UnsafeBufferPointer(rebasing: bytes[range]), isInteger: isInteger)
     }
 
     mutating func readBool() throws(JSONScanError) -> Bool {

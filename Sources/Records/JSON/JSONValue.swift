@@ -36,6 +36,14 @@ public struct JSONNumber: Sendable, Hashable {
     public let literal: String
     public let double: Double
     public let int64: Int64?
+
+    /// The number whose literal (checked JSON) is `literal`.
+    init(literal: UnsafeBufferPointer<UInt8>, isInteger: Bool) {
+        let int64 = isInteger ? DecimalNumber.int64(integerLiteral: literal) : nil
+        self.literal = String(decoding: literal, as: UTF8.self)
+        self.double = int64.map(Double.init) ?? DecimalNumber.double(jsonLiteral: literal)
+        self.int64 = int64
+    }
 }
 
 /// A JSON object as an ordered list of members.

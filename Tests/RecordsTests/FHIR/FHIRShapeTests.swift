@@ -197,4 +197,19 @@ struct FHIRShapeTests {
             #expect(lines.patients.first?.record?.entries.map(\.rawJSON) == entries.map(\.rawJSON))
         }
     }
+
+    @Test("an IPS placeholder (coded only as absent or unknown) is kept, not shown; coded in another system too, it is an entry")
+    func absentUnknownPlaceholders() throws {
+        let ips = "http://hl7.org/fhir/uv/ips/CodeSystem/absent-unknown-uv-ips"
+        let allergy = #"{"resourceType":"AllergyIntolerance","id":"a1","patient":{"reference":"Patient/p1"},"code":{"coding":[{"system":"\#(ips)","code":"no-allergy-info"}]}}"#
+        let medication = #"{"resourceType":"MedicationStatement","id":"m1","subject":{"reference":"Patient/p1"},"status":"active","medicationCodeableConcept":{"coding":[{"system":"\#(ips)","code":"no-medication-info"},{"system":"\#(ips)","code":"no-known-medications"}]}}"#
+        // A lone coding where the concept belongs.
+        let lone = #"{"resourceType":"Condition","id":"c9","subject":{"reference":"Patient/p1"},"code":{"system":"\#(ips)","code":"no-problem-info"}}"#
+        let mixed = #"{"resourceType":"Condition","id":"c8","subject":{"reference":"Patient/p1"},"code":{"coding":[{"system":"\#(ips)","code":"no-problem-info"},{"system":"http://snomed.info/sct","code":"38341003"}]}}"#
+        let result = try Self.read([Self.patient, allergy, medication, lone, mixed, Self.condition("c1")].joined(separator: "\n"), name: "x.ndjson")
+        let entries = try #require(result.patients.first?.record?.entries)
+        #expect(entries.count == 2)
+        #expect(entries.allSatisfy { $0.type.rawValue == "condition" })
+        #expect(Set(entries.compactMap { $0.codes["SNOMED-CT"]?.first }) == ["38341003"])
+    }
 }
