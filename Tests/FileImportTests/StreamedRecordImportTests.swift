@@ -100,6 +100,24 @@ struct StreamedRecordImportTests {
         }
     }
 
+    @Test("the handoff: what the consumer does while it waits runs only when no item is there, before the wait")
+    func handoffWhileWaiting() throws {
+        let handoff = BatchHandoff<Int>(capacity: 2)
+        #expect(handoff.put(.batch(1)))
+        var waited = 0
+        guard case .batch(1) = handoff.take(whileWaiting: { waited += 1 }) else { Issue.record("expected batch 1"); return }
+        #expect(waited == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { handoff.put(.batch(2)) }
+        guard case .batch(2) = handoff.take(whileWaiting: { waited += 1 }) else { Issue.record("expected batch 2"); return }
+        #expect(waited == 1)
+        struct Failed: Error {}
+        #expect(throws: Failed.self) { try handoff.take(whileWaiting: { throw Failed() }) }
+        // Its error ends the take: an item put later is still there for the next.
+        #expect(handoff.put(.end))
+        guard case .end = handoff.take(whileWaiting: { waited += 1 }) else { Issue.record("expected the end"); return }
+        #expect(waited == 1)
+    }
+
     @Test("the handoff: a producer waiting for room is let go when the consumer stops; items arrive in order")
     func handoff() throws {
         let handoff = BatchHandoff<Int>(capacity: 2)

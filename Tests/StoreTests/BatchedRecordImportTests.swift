@@ -64,6 +64,59 @@ struct BatchedRecordImportTests {
         #expect(try storedRows(batched).entries == storedRows(whole).entries)
     }
 
+    @Test("pages written out between batches: the log grows, readers see nothing until the commit, which keeps all")
+    func changedPagesWrittenOut() throws {
+        let (wholeDir, batchedDir) = (TemporaryDirectory(), TemporaryDirectory())
+        let (whole, _, _) = try makeStore(in: wholeDir)
+        let (batched, _, state) = try makeStore(in: batchedDir)
+        defer { whole.close(); batched.close() }
+        let record = PatientRecord.record(entries: .numbered(6_000))
+        let expected = try whole.importRecordSync(record)
+        var head = record
+        head.entries = []
+        let log = state.databasePath + "-wal"
+        func logBytes() -> Int { (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0 }
+        var grown = 0
+        let got = try batched.importRecordSync(head, entries: { write in
+            for batch in batches(record.entries, of: 1_000) {
+                try write(try batched.prepare(batch))
+                let before = logBytes()
+                try write.writeOutChangedPages()
+                if logBytes() > before { grown += 1 }
+                // Not committed: another connection sees none of it.
+                #expect(try batched.readSync { db in try db.scalar("SELECT count(*) FROM entries", as: Int64.self) } == 0)
+            }
+        })
+        #expect(grown == 6)
+        #expect(got == expected)
+        #expect(try storedRows(batched).entries == storedRows(whole).entries)
+        #expect(try batched.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
+    }
+
+    @Test("pages written out, then an error: nothing of the record is kept")
+    func changedPagesWrittenOutThenRolledBack() throws {
+        let dir = TemporaryDirectory()
+        let (store, _, _) = try makeStore(in: dir)
+        defer { store.close() }
+        struct CutShort: Error, Equatable {}
+        var head = PatientRecord.record(entries: .numbered(0))
+        head.entries = []
+        let entries = PatientRecord.record(entries: .numbered(3_000)).entries
+        #expect(throws: CutShort()) {
+            try store.importRecordSync(head, entries: { write in
+                try write(try store.prepare(Array(entries[0..<2_000])))
+                try write.writeOutChangedPages()
+                try write(try store.prepare(Array(entries[2_000...])))
+                throw CutShort()
+            })
+        }
+        #expect(try store.patientsSync().isEmpty)
+        #expect(try store.readSync { db in try db.scalar("SELECT count(*) FROM entries", as: Int64.self) } == 0)
+        #expect(try store.readSync { db in try db.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
+        // And the store takes the record afterwards.
+        #expect(try importInBatches(.record(entries: .numbered(3_000)), size: 1_000, into: store).entriesAdded == 3_000)
+    }
+
     @Test("an error the batches' reader throws half-way is thrown as it is, and nothing of the record is written")
     func readerErrorRollsBack() throws {
         let dir = TemporaryDirectory()

@@ -1,7 +1,7 @@
 // Test support for the crash test: imports batch after batch of large synthetic records into a store,
 // printing "begin N" before each transaction and "committed N" after it, until it is killed; in place
-// (`streamed`), "writing N" once its first batch is written (the rollback journal exists), "written N" once
-// its last batch is written, before the commit.
+// (`streamed`), "writing N" once its first batch is written and its changed pages written out into the file (the
+// rollback journal exists), "written N" once its last batch is written, before the commit.
 // Usage: hreaderd-crashwriter STATE_DIR PASSWORD ENTRIES_PER_BATCH [streamed [--file-size-limit BYTES]]
 // `streamed`: each record's entries given a batch at a time, as a large record file is imported, with the store
 // opened as `import-file` opens it (written in place, through a rollback journal, when it is this process's alone).
@@ -51,7 +51,10 @@ do {
             _ = try store.importRecordSync(head, entries: { write in
                 for start in stride(from: 0, to: entries.count, by: 2_000) {
                     try write(try store.prepare(Array(entries[start..<min(start + 2_000, entries.count)])))
-                    if start == 0 { say("writing \(batch)") }  // pages changed: the rollback journal exists
+                    // As an import does while it waits for its reader: changed pages written into the file, behind
+                    // the rollback journal, before the commit.
+                    try write.writeOutChangedPages()
+                    if start == 0 { say("writing \(batch)") }  // pages changed and written: the rollback journal exists
                 }
                 say("written \(batch)")  // the index and the commit follow
             })

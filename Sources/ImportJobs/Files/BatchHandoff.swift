@@ -46,7 +46,15 @@ final class BatchHandoff<Batch: Sendable>: Sendable {
 
     /// The next item, waiting for one.
     func take() -> Item {
-        items.wait()
+        take(whileWaiting: {})
+    }
+
+    /// The next item; when none is there yet, `whileWaiting` runs first (once), then the wait.
+    func take(whileWaiting: () throws -> Void) rethrows -> Item {
+        if items.wait(timeout: .now()) == .timedOut {
+            try whileWaiting()
+            items.wait()
+        }
         let item = waiting.withLock { $0.removeFirst() }
         slots.signal()
         return item

@@ -44,7 +44,7 @@ enum StreamedFHIRImport {
         let summary = try await withTaskCancellationHandler {
             try await store.importRecord(record, entries: { write in
                 while true {
-                    switch handoff.take() {
+                    switch try handoff.take(whileWaiting: write.writeOutChangedPages) {
                     case .batch(let batch):
                         try write(batch)
                         handoff.giveBack(batch)

@@ -42,7 +42,7 @@ public enum StreamedRecordImport {
         var written = 0
         return try store.importRecordSync(head.record, entries: { write in
             while true {
-                switch handoff.take() {
+                switch try handoff.take(whileWaiting: write.writeOutChangedPages) {
                 case .batch(let batch):
                     try write(batch)
                     written += batch.count

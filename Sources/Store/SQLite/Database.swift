@@ -124,6 +124,19 @@ public final class Database {
         return DatabaseError(code: extended != 0 ? extended : code, message: message, sql: sql)
     }
 
+    /// Writes the pages the open transaction has changed so far out of this connection's page cache: into the
+    /// WAL (uncommitted frames, which no reader sees and a crash drops) or, written in place, into the file
+    /// behind its rollback journal, as SQLite does itself when the cache fills. The commit then has only the
+    /// pages changed since to write. A page changed again is written again (in the WAL, over its own frame).
+    public func writeOutChangedPages() throws(DatabaseError) {
+        let rc = sqlite3_db_cacheflush(handle)
+        // Busy: a page could not be written for now; it stays in the cache for the commit.
+        // Its error is not the connection's last (sqlite3_errmsg would say "not an error"): said from its code.
+        guard rc == SQLITE_OK || rc == SQLITE_BUSY else {
+            throw DatabaseError(code: rc, message: String(cString: sqlite3_errstr(rc)), sql: "sqlite3_db_cacheflush")
+        }
+    }
+
     /// Runs one or more SQL statements with no arguments and no result rows.
     public func execute(_ sql: String) throws(DatabaseError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
