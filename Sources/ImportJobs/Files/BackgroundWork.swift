@@ -10,8 +10,9 @@ final class BackgroundWork<Value: Sendable>: Sendable {
 
     private let state = Mutex(State.running([]))
 
-    init(_ work: @escaping @Sendable () -> Value) {
-        DetachedThread.start { [self] in
+    /// `name`: its thread's (`DetachedThread`).
+    init(named name: String, _ work: @escaping @Sendable () -> Value) {
+        DetachedThread.start(named: name) { [self] in
             let value = work()
             let waiting = state.withLock { state -> [CheckedContinuation<Value, Never>] in
                 guard case let .running(waiting) = state else { return [] }

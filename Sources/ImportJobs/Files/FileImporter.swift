@@ -94,7 +94,7 @@ public struct FileImporter: Sendable {
         // Deflated while the files are read: a large file's compression is then not in the way of its write.
         let keptFiles = files.map { file in
             let bytes = file.bytes
-            return file.keptID != nil ? nil : BackgroundWork { Result { () throws(StoreError) in try PreparedImportedFile(bytes) } }
+            return file.keptID != nil ? nil : BackgroundWork(named: "file-deflate") { Result { () throws(StoreError) in try PreparedImportedFile(bytes) } }
         }
         var report = ImportReport()
         var fhirFiles: [FHIRInput.File] = []
@@ -297,6 +297,6 @@ public struct FileImporter: Sendable {
     /// (100,000 FHIR resources about 0.1 s), which the report need not wait for.
     public static func letGo(_ plan: consuming Plan) {
         let written = plan
-        DetachedThread.start { withExtendedLifetime(written) {} }
+        DetachedThread.start(named: "import-freeing") { withExtendedLifetime(written) {} }
     }
 }

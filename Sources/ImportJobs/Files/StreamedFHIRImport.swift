@@ -22,7 +22,7 @@ enum StreamedFHIRImport {
         // However the write ends (even before it asks for a batch), the mapping thread is told to stop.
         defer { handoff.stop() }
         let tally = Mutex(FHIRPendingEntries.Tally())
-        DetachedThread.start {
+        DetachedThread.start(named: "fhir-mapping") {
             var counted = FHIRPendingEntries.Tally()
             var start = 0
             do {

@@ -21,7 +21,7 @@ public enum StreamedRecordImport {
         let handoff = BatchHandoff<Store.PreparedEntries>(capacity: batchesAhead)
         let produced = DispatchSemaphore(value: 0)
         let reading = UncheckedFile(file: file)
-        DetachedThread.start {
+        DetachedThread.start(named: "record-reading") {
             defer { produced.signal() }
             struct Stopped: Error {}
             do {

@@ -23,7 +23,7 @@ public struct AuditPruning: Service {
             while !Task.isCancelled {
                 if let store = try? gate.store() {
                     let cutoff = now() - keepSeconds
-                    _ = await DetachedThread.run { try? store.pruneAudit(olderThan: cutoff) }
+                    _ = await DetachedThread.run(named: "audit-pruning") { try? store.pruneAudit(olderThan: cutoff) }
                 }
                 try? await Task.sleep(for: every)
             }

@@ -109,7 +109,7 @@ public final class BackupSchedule: Service {
         let path = settings.directory + "/" + name
         let started = Date()
         let settings = self.settings
-        let result: Result<BackupFile.Info, StoreError> = await DetachedThread.run {
+        let result: Result<BackupFile.Info, StoreError> = await DetachedThread.run(named: "backup") {
             do {
                 try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])

@@ -130,7 +130,7 @@ struct LibraryCommand: ParsableCommand {
             let source = bundledSha256 == nil ? folder : "bundled"
             let policy: LibraryInstaller.VersionPolicy = force ? .any : .newerOnly
             let packFolder = folder
-            let result: Result<InstalledPack, LibraryError> = await DetachedThread.run {
+            let result: Result<InstalledPack, LibraryError> = await DetachedThread.run(named: "library-install") {
                 do throws(LibraryError) {
                     return .success(try LibraryInstaller(directory: directory, trust: trust).install(folder: packFolder, source: source, policy: policy))
                 } catch {

@@ -115,7 +115,7 @@ final class LibraryUpdateService: Service, LibraryUpdates {
             return
         }
         let directory = library.directory
-        let result: Result<InstalledPack?, LibraryError> = await DetachedThread.run {
+        let result: Result<InstalledPack?, LibraryError> = await DetachedThread.run(named: "library-update") {
             do throws(LibraryError) { return .success(try bundled.installIfNewer(into: directory)) } catch { return .failure(error) }
         }
         switch result {

@@ -137,7 +137,7 @@ struct LibraryUpdater: Sendable {
         try await download(offer, to: gzPath, fetcher: fetcher, report: report)
         report(.verifying)
         let folder = downloadDirectory, directory = self.directory, keys = publisher.keys, source = publisher.text
-        let result: Result<InstalledPack, LibraryError> = await DetachedThread.run {
+        let result: Result<InstalledPack, LibraryError> = await DetachedThread.run(named: "library-install") {
             do throws(LibraryError) {
                 return .success(try LibraryInstaller(directory: directory, trust: .signature(keys)).install(folder: folder, source: source))
             } catch {

@@ -37,7 +37,7 @@ final class LogLineWriter: Sendable {
     init(fileDescriptor: Int32, maximumPendingBytes: Int = LogLineWriter.maximumPendingBytes) {
         self.fileDescriptor = fileDescriptor
         self.maximumPendingBytes = maximumPendingBytes
-        DetachedThread.start { [self] in
+        DetachedThread.start(named: "log-writer") { [self] in
             while true {
                 wake.wait()
                 usleep(UInt32(Self.batchDelay * 1_000_000))

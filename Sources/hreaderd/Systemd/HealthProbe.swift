@@ -12,7 +12,7 @@ enum HealthProbe {
     /// True when `GET /healthz` on 127.0.0.1:`port` answers 200 within the timeout.
     static func check(port: Int) async -> Bool {
         await withCheckedContinuation { continuation in
-            DetachedThread.start { continuation.resume(returning: probe(port: port)) }
+            DetachedThread.start(named: "health-probe") { continuation.resume(returning: probe(port: port)) }
         }
     }
 
