@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def require_valgrind(script):
@@ -51,3 +52,16 @@ def print_parts(costs, parts, per, width=70):
             print(f"  {label}: not found")
             continue
         print(f"  {label:{width}}{max(matching) / per:>10,.0f}")
+
+
+def counted_costs(script, binary, arguments, toggles=()):
+    """Runs the Swift `binary` with `arguments` under callgrind (a readable copy, in a folder of its own removed
+    after); the dump's inclusive costs (`inclusive_costs`)."""
+    require_valgrind(script)
+    work = tempfile.mkdtemp(prefix=f"hreaderd-{script}-")
+    try:
+        dump = os.path.join(work, "callgrind.out")
+        count(script, [readable_copy(binary, work), *arguments], dump, toggles)
+        return inclusive_costs(dump)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -15,9 +15,7 @@ Needs Debian's valgrind. About two minutes for 20,000 resources.
 """
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -46,17 +44,10 @@ def main():
     parser.add_argument("--bin", default=".build/release", help="folder of hreaderd-bench (default .build/release)")
     parser.add_argument("--resources", type=int, default=20_000, help="resources of the bundle (default 20000)")
     args = parser.parse_args()
-    callgrind.require_valgrind("mapping-instructions")
-    work = tempfile.mkdtemp(prefix="hreaderd-mapping-instructions-")
-    try:
-        binary = callgrind.readable_copy(os.path.join(args.bin, "hreaderd-bench"), work)
-        dump = os.path.join(work, "mapping.callgrind")
-        callgrind.count("mapping-instructions", [binary, "fhir-steps", "--steps-resources", str(args.resources)], dump,
-                        toggles=[MAPPING, PREPARE])
-        print(f"The FHIR mapping, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
-        callgrind.print_parts(callgrind.inclusive_costs(dump), PARTS, ROUNDS * args.resources, width=80)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    costs = callgrind.counted_costs("mapping-instructions", os.path.join(args.bin, "hreaderd-bench"),
+                                    ["fhir-steps", "--steps-resources", str(args.resources)], toggles=[MAPPING, PREPARE])
+    print(f"The FHIR mapping, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
+    callgrind.print_parts(costs, PARTS, ROUNDS * args.resources, width=80)
 
 
 if __name__ == "__main__":

@@ -19,9 +19,7 @@ debug sections (`objcopy --strip-debug`; the symbol table stays). About a minute
 """
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -41,17 +39,11 @@ def main():
     parser.add_argument("--bin", default=".build/release", help="folder of hreaderd-bench (default .build/release)")
     parser.add_argument("--entries", type=int, default=20_000, help="entries of each record, sparse and dense (default 20000)")
     args = parser.parse_args()
-    callgrind.require_valgrind("writer-instructions")
-    work = tempfile.mkdtemp(prefix="hreaderd-writer-instructions-")
-    try:
-        binary = callgrind.readable_copy(os.path.join(args.bin, "hreaderd-bench"), work)
-        dump = os.path.join(work, "writer.callgrind")
-        callgrind.count("writer-instructions", [binary, "import-writer", "--writer-entries", str(args.entries)], dump)
-        entries = 2 * args.entries  # sparse, then dense
-        print(f"The store's writer, instructions an entry ({args.entries:,} sparse and {args.entries:,} dense entries, callgrind):")
-        callgrind.print_parts(callgrind.inclusive_costs(dump), PARTS, entries)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    costs = callgrind.counted_costs("writer-instructions", os.path.join(args.bin, "hreaderd-bench"),
+                                    ["import-writer", "--writer-entries", str(args.entries)])
+    entries = 2 * args.entries  # sparse, then dense
+    print(f"The store's writer, instructions an entry ({args.entries:,} sparse and {args.entries:,} dense entries, callgrind):")
+    callgrind.print_parts(costs, PARTS, entries)
 
 
 if __name__ == "__main__":
