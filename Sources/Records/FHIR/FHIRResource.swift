@@ -78,7 +78,6 @@ public final class FHIRResource: Sendable {
     /// The members that name the resource's patient, in the order they are tried.
     static let patientReferenceFields = ["subject", "patient", "beneficiary"]
 
-
     /// Compact JSON, byte for byte the source's but for whitespace between tokens.
     public var raw: String {
         switch body {
