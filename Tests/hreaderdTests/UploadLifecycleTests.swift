@@ -82,9 +82,14 @@ struct UploadLifecycleTests {
     func shutdownStopsUpload() throws {
         let auth = try prepare()
         let bytes = try bundle(resources: 60_000)
-        let daemon = try Daemon(state: state, arguments: ["--shutdown-grace", "0"], environment: environment)
+        // The import jobs' loop polling every 50 ms: it soon waits for the store's writer, which the upload's import
+        // holds. The runner stopped first then waited for the whole import, whatever the grace (a CI run saw the
+        // upload imported whole); the uploads are now stopped before it.
+        let daemon = try Daemon(state: state, arguments: ["--shutdown-grace", "0", "--sync-retry-base", "0.05"], environment: environment)
         let accepted = try upload(bytes, to: daemon, auth: auth)
         #expect(accepted.status == 202, "\(accepted.text)")
+        // The import under way, holding the writer, and the loop waiting for it.
+        usleep(500_000)
         let status = daemon.stop()
         #expect(status == 0, "exit status \(status) (9: it hung and was killed): \(daemon.output.suffix(2000))")
         #expect(daemon.output.contains("stopping 1 upload import"), "\(daemon.output.suffix(2000))")

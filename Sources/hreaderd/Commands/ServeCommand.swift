@@ -159,11 +159,13 @@ struct ServeCommand: AsyncParsableCommand {
         let imports = JobRunner(configuration: syncConfiguration(), syncers: [.rhex: RHExSyncer(), .fhir: FHIRSyncer()], store: { try? gate.store() },
                                 onEvent: { event in Self.log(event, to: logger) })
         // One group runs them all, SIGTERM and SIGINT stop them all: in the reverse of this order, so that
-        // systemd hears STOPPING=1 first, the HTTP side drains (an upload in flight is still taken) before the
-        // runner's jobs are cut short, and the uploads' imports are waited for last.
+        // systemd hears STOPPING=1 first, the HTTP side drains (an upload in flight is still taken), the uploads'
+        // imports are waited for (up to the grace) or stopped, and then the runner's jobs are cut short. Not the
+        // runner first: its loop, polling every two seconds, waits for the store's writer, which an upload's
+        // import holds until it ends, so the runner's stop waited for the whole import, whatever the grace.
         var services = DaemonServices(logger: logger)
-        services.add("uploads", app.uploads)
         services.add("import jobs", ImportJobsService(runner: imports))
+        services.add("uploads", app.uploads)
         services.add("HTTP server", HTTPService(server: server, addresses: addresses, gracePeriod: .seconds(shutdownGrace), logger: logger))
         if let backups = app.backups { services.add("backups", backups) }
         services.add("audit pruning", AuditPruning(gate: gate, keepSeconds: Int64(auditKeepDays) * 86_400))
