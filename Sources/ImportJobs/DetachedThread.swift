@@ -59,8 +59,8 @@ public enum DetachedThread {
         let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard file >= 0 else { return }
         defer { close(file) }
-        let cut = Array(cut(name).utf8)
-        _ = cut.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        let bytes = Array(cut(name).utf8)
+        _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
     }
 
     /// `name`'s longest prefix of whole characters within `maxNameBytes` bytes of UTF-8.

@@ -167,22 +167,24 @@ struct CodeableConcept {
     init(_ element: FHIRElement) throws(FHIRError) {
         text = try element.string("text")
         var codings: [Coding] = []
-        for coding in try element.elements("coding") {
+        for coding in try Self.codingElements(element) {
             codings.append(Coding(system: try coding.string("system"), code: try coding.string("code"),
                                   display: try coding.string("display")))
         }
-        if codings.isEmpty, element.has("code") {
-            codings.append(Coding(system: try element.string("system"), code: try element.string("code"),
-                                  display: try element.string("display")))
-        }
         self.codings = codings
+    }
+
+    /// The objects a concept's codings are read from: its `coding` list, or, without one, the concept itself
+    /// when it has a `code` (a lone `Coding` where a concept belongs).
+    private static func codingElements(_ element: FHIRElement) throws(FHIRError) -> [FHIRElement] {
+        let listed = try element.elements("coding")
+        return listed.isEmpty && element.has("code") ? [element] : listed
     }
 
     /// Whether the concept `element` has codings (as `init` reads them), each in `system`: read without making
     /// its codes.
     static func isCoded(_ element: FHIRElement, onlyIn system: String) throws(FHIRError) -> Bool {
-        var codings = try element.elements("coding")
-        if codings.isEmpty, element.has("code") { codings = [element] }
+        let codings = try codingElements(element)
         guard !codings.isEmpty else { return false }
         for coding in codings where !(try coding.string("system", is: system)) { return false }
         return true

@@ -42,7 +42,7 @@ struct FHIRResourceIndex {
             guard tape.nodes[value].kind == .object,
                   let type = tape.member("resourceType", of: value), tape.nodes[type].kind == .string,
                   let containedID = tape.member("id", of: value), tape.nodes[containedID].kind == .string,
-                  tape.string(at: containedID) == id else { continue }
+                  tape.string(at: containedID, equals: id) else { continue }
             return FHIRResource(type: tape.string(at: type), id: id, fullUrl: nil, tape: tape, node: value, raw: "{}",
                                 place: .contained(in: resource.key, id: id))
         }
