@@ -111,6 +111,39 @@ struct JSONScannerTests {
         }
     }
 
+    @Test("a string's end found a word at a time: the first quote, backslash or control byte of eight, whatever is around it")
+    func stringEndMask() {
+        // Every byte value at every place in a word, after bytes that are ordinary (including UTF-8's high
+        // bytes) and before ones that are flagged too: the lowest flag names exactly the first such byte.
+        func isEnd(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x5C || byte < 0x20 }
+        for place in 0..<8 {
+            for value in 0...255 {
+                for (before, after) in [(UInt8(0x61), UInt8(0x61)), (0xC3, 0x00), (0xFF, 0x22), (0x20, 0x1F)] {
+                    var bytes = [UInt8](repeating: before, count: 8)
+                    bytes[place] = UInt8(value)
+                    for later in (place + 1)..<8 { bytes[later] = after }
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let mask = JSONScanner.stringEndMask(word)
+                    let expected = bytes.firstIndex(where: isEnd)
+                    #expect((mask == 0 ? nil : mask.trailingZeroBitCount >> 3) == expected, "byte \(value) at \(place), \(bytes)")
+                }
+            }
+        }
+        // Strings whose end, escape or bad byte falls at every offset of a word, read through the scanner.
+        for length in 0..<20 {
+            let body = String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
+            for (tail, expected) in [("\"", Optional(body)), (#"\n""#, body + "\n"), ("\u{01}\"", nil)] {
+                let source = Array("[\"\(body)\(tail)]".utf8)
+                let parsed = try? JSONDocument.parse(source)
+                if let expected {
+                    #expect(parsed == .array([.string(expected)]), "\(length) \(tail)")
+                } else {
+                    #expect(parsed == nil, "a raw control byte after \(length)")
+                }
+            }
+        }
+    }
+
     @Test("line completeness: a whole object or array on one line, and nothing else")
     func balance() {
         #expect(JSONBalance.isCompleteValue(Array(#"{"a":"}{","b":[1]}"#.utf8)))

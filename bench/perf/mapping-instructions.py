@@ -24,9 +24,16 @@ import callgrind  # noqa: E402  (bench/perf/callgrind.py)
 ROUNDS = 5  # FHIRStepsBenchmark maps the bundle five times
 MAPPING = "*FHIRPendingEntriesV7entries_5tally*"
 PREPARE = "*5StoreAAC7prepareyAB15PreparedEntries*"
+# The plan, before an upload's job starts and its mapping thread with it: the file read, then assembled.
+READ = "*FHIRInputO4read33_*"
+ASSEMBLE = "*FHIRReaderV8assemble*"
 
 # The parts printed: a label, and the pattern of the function (inclusive) that is that part.
 PARTS = [
+    ("the file read (FHIRInput.read): its JSON checked, its resources found", r"FHIRInputO4read33_"),
+    ("  the whole file's UTF-8 checked", r"UTF8ValidationO18firstInvalidOffset"),
+    ("  a resource's members looked through (FHIRInput.resource)", r"FHIRInputO8resource_6source"),
+    ("the resources indexed and grouped by person (FHIRReader.assemble)", r"FHIRReaderV8assemble"),
     ("the mapping, all of it (FHIRPendingEntries.entries)", r"FHIRPendingEntriesV7entries_5tally"),
     ("  a resource's members parsed (JSONTape.parse)", r"JSONTapeC5parse_5range"),
     ("  members looked up (JSONTape.member)", r"JSONTapeC6member_2of"),
@@ -45,7 +52,7 @@ def main():
     parser.add_argument("--resources", type=int, default=20_000, help="resources of the bundle (default 20000)")
     args = parser.parse_args()
     costs = callgrind.counted_costs("mapping-instructions", os.path.join(args.bin, "hreaderd-bench"),
-                                    ["fhir-steps", "--steps-resources", str(args.resources)], toggles=[MAPPING, PREPARE])
+                                    ["fhir-steps", "--steps-resources", str(args.resources)], toggles=[READ, ASSEMBLE, MAPPING, PREPARE])
     print(f"The FHIR mapping, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
     callgrind.print_parts(costs, PARTS, ROUNDS * args.resources, width=80)
 

@@ -163,11 +163,21 @@ struct JSONScanner {
         var i = offset + 1
         var hasEscapes = false
         let count = bytes.count
+        let base = bytes.baseAddress
         while true {
             // Eight bytes at a time while none of them ends the string, escapes or is a control character:
-            // most of a record's bytes are in strings, and this is most of the time spent reading them.
-            if let base = bytes.baseAddress {
-                while i + 8 <= count, !JSONScanner.mayEndString(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+            // most of a record's bytes are in strings, and this is most of the time spent reading them. The
+            // word that holds one says which byte it is first, so the string's last bytes are not read one by
+            // one (a string of a record is a few words long: that tail was half the time of its scan).
+            var found = false
+            if let base {
+                while i + 8 <= count {
+                    let mask = JSONScanner.stringEndMask(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                    if mask != 0 {
+                        i += mask.trailingZeroBitCount >> 3
+                        found = true
+                        break
+                    }
                     i += 8
                 }
             }
@@ -195,6 +205,8 @@ struct JSONScanner {
             if byte < 0x20 {
                 throw .syntax(offset: i, reason: "raw control character (0x\(String(byte, radix: 16))) in a string")
             }
+            // Only in the file's last seven bytes, read one by one: a word's first flagged byte is one of the three.
+            assert(!found, "stringEndMask flagged an ordinary byte")
             i += 1
         }
         offset = i + 1
@@ -408,6 +420,14 @@ struct JSONScanner {
     /// after the XOR, or below the bound, sets its high bit in the result).
     @inline(__always)
     static func mayEndString(_ word: UInt64) -> Bool {
+        stringEndMask(word) != 0
+    }
+
+    /// The high bit of each of eight bytes (the first in the lowest bits: `word` read little-endian) that may be a
+    /// quote, a backslash or below 0x20. The lowest bit set is exact: a borrow that flags a byte wrongly comes
+    /// only from a flagged byte below it. So `trailingZeroBitCount / 8` is the index of the first such byte.
+    @inline(__always)
+    static func stringEndMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -415,7 +435,7 @@ struct JSONScanner {
         let hasQuote = (quote &- ones) & ~quote
         let hasBackslash = (backslash &- ones) & ~backslash
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl) & highs != 0
+        return (hasQuote | hasBackslash | hasControl) & highs
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
