@@ -99,7 +99,7 @@ public enum FHIRInput {
         var typeIsString = true
         var id: String?
         var idIsString = true
-        var references: [JSONObject.Member] = []
+        var references = FHIRPatientReference.Candidates()
         let from = scanner.offset
         let whitespaceBefore = scanner.whitespaceBytes
         try scanner.beginObject()
@@ -124,11 +124,8 @@ public enum FHIRInput {
                     idIsString = false
                     try scanner.skipValue()
                 }
-            } else if scanner.token(key, equals: "subject") || scanner.token(key, equals: "patient")
-                        || scanner.token(key, equals: "beneficiary") {
-                let name = scanner.string(key)
-                references.removeAll { $0.key == name }
-                references.append(JSONObject.Member(key: name, value: try scanner.parseValue()))
+            } else if let field = FHIRPatientReference.field(key, of: scanner) {
+                references.set(field, try FHIRPatientReference.read(&scanner))
             } else {
                 try scanner.skipValue()
             }
@@ -139,11 +136,7 @@ public enum FHIRInput {
         guard idIsString else {
             throw FHIRError.badField(resource: type + "@" + origin(), path: "id", expected: "a string")
         }
-        // In the order the patient's reference is looked for.
-        references.sort { a, b in
-            FHIRResource.patientReferenceFields.firstIndex(of: a.key) ?? 0 < FHIRResource.patientReferenceFields.firstIndex(of: b.key) ?? 0
-        }
-        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: references, source: source,
+        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReference: references.first, source: source,
                             range: (base + from)..<(base + scanner.offset), isCompact: scanner.whitespaceBytes == whitespaceBefore,
                             place: place)
     }
@@ -261,7 +254,9 @@ private struct BundleWalk {
                     fullUrl = scanner.string(try scanner.readStringToken())
                 } else if scanner.token(key, equals: "resource"), scanner.peekKind() == .object {
                     do {
-                        resource = try FHIRInput.resource(&scanner, source: source, place: .entry(file: name, index: index))
+                        // With the `fullUrl` when it came first (as it mostly does): the resource's key is made once.
+                        resource = try FHIRInput.resource(&scanner, source: source, place: .entry(file: name, index: index),
+                                                          fullUrl: fullUrl)
                     } catch let error as FHIRError {
                         // The value was read whole before its shape was checked: the walk goes on.
                         problem = "\(name)#entry[\(index)]: \(error)"
@@ -276,7 +271,7 @@ private struct BundleWalk {
             guard resources.count < limits.maxResources else {
                 throw FHIRError.overLimit("\(name) holds more than \(limits.maxResources) resources")
             }
-            resources.append(fullUrl == nil ? resource : resource.with(fullUrl: fullUrl))
+            resources.append(resource.fullUrl == fullUrl ? resource : resource.with(fullUrl: fullUrl))
         }
     }
 }

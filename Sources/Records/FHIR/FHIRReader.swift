@@ -84,7 +84,7 @@ public struct FHIRReader: Sendable {
                 }
             }
         }
-        let index = FHIRResourceIndex(order)
+        let index = FHIRResourceIndex(order, positions: position)
         var assembly = FHIRRecordAssembly(index: index, mapsWhileWritingFrom: mapsWhileWritingFrom, repeats: repeats)
         let patients = assembly.patients()
         return Result(files: files, patients: patients, unowned: assembly.unowned, problems: problems)

@@ -45,7 +45,7 @@ struct FHIRRecordAssembly {
         // names something inside the resource itself, so it is never reused.)
         var last: (target: String, owner: Owner, group: Int?)?
         for resource in index.resources where resource.type != "Patient" {
-            let reference = Self.patientReference(of: resource)
+            let reference = resource.patientReference
             let reusable = reference.map { !$0.target.hasPrefix("#") } ?? false
             let owner: Owner
             let at: Int?
@@ -75,15 +75,6 @@ struct FHIRRecordAssembly {
         return groups.indices.map { patient(groupKeys[$0], groups[$0]) }
     }
 
-    /// The target and display of the first member naming the resource's patient that is a reference.
-    private static func patientReference(of resource: FHIRResource) -> (target: String, display: String?)? {
-        for member in resource.patientReferences {
-            guard case let .object(reference) = member.value, case let .string(target)? = reference["reference"] else { continue }
-            let display: String? = if case let .string(text)? = reference["display"] { text } else { nil }
-            return (target, display)
-        }
-        return nil
-    }
 
     private enum Owner {
         /// The group key: the `Patient` resource's key, or the reference of one not in the input.
@@ -92,7 +83,7 @@ struct FHIRRecordAssembly {
         case notAPatient
     }
 
-    private func owner(of resource: FHIRResource, reference: (target: String, display: String?)?) -> Owner {
+    private func owner(of resource: FHIRResource, reference: FHIRPatientReference?) -> Owner {
         guard let target = reference?.target else {
             // Medication, Organization, Practitioner… are nobody's; clinical resources without a subject are
             // the input's patient's, when it has one.

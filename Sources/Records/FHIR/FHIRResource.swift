@@ -19,8 +19,8 @@ public final class FHIRResource: Sendable {
     /// by its `fullUrl`, else by a digest of its content, so that the same resource read again (from
     /// another path, at another place in the file) keeps its entries' ids; an edit makes it another one.
     public let key: String
-    /// The members that say whose the resource is (`subject`, `patient`, `beneficiary`), read with it.
-    let patientReferences: [JSONObject.Member]
+    /// The reference that says whose the resource is, read with it.
+    let patientReference: FHIRPatientReference?
     private let body: Body
     private let place: Place
 
@@ -42,28 +42,26 @@ public final class FHIRResource: Sendable {
     }
 
     /// A resource whose JSON lies at `range` of `source` (checked whole by the reading).
-    convenience init(type: String, id: String?, fullUrl: String?, patientReferences: [JSONObject.Member], source: FHIRSourceBytes,
+    convenience init(type: String, id: String?, fullUrl: String?, patientReference: FHIRPatientReference?, source: FHIRSourceBytes,
          range: Range<Int>, isCompact: Bool, place: Place) {
-        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReference: patientReference,
                   body: .source(source, range, isCompact: isCompact), place: place,
                   key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { source.compact(range, isCompact: isCompact) }))
     }
 
     /// A resource whose members are parsed already (a `contained` one): the object at `node` of `tape`.
     convenience init(type: String, id: String?, fullUrl: String?, tape: JSONTape, node: Int, raw: String, place: Place) {
-        let references = Self.patientReferenceFields.compactMap { field in
-            tape.member(field, of: node).map { JSONObject.Member(key: field, value: tape.value(at: $0)) }
-        }
-        self.init(type: type, id: id, fullUrl: fullUrl, patientReferences: references, body: .parsed(tape, node: node, raw: raw),
+        self.init(type: type, id: id, fullUrl: fullUrl, patientReference: FHIRPatientReference.first(in: tape, object: node),
+                  body: .parsed(tape, node: node, raw: raw),
                   place: place, key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
     }
 
-    private init(type: String, id: String?, fullUrl: String?, patientReferences: [JSONObject.Member], body: Body,
+    private init(type: String, id: String?, fullUrl: String?, patientReference: FHIRPatientReference?, body: Body,
                  place: Place, key: String) {
         self.type = type
         self.id = id
         self.fullUrl = fullUrl
-        self.patientReferences = patientReferences
+        self.patientReference = patientReference
         self.body = body
         self.place = place
         self.key = key
@@ -74,9 +72,6 @@ public final class FHIRResource: Sendable {
         if let fullUrl, !fullUrl.isEmpty { return type + "/" + fullUrl }
         return type + "#" + String(StableID.make("c", [raw()]).dropFirst(2))
     }
-
-    /// The members that name the resource's patient, in the order they are tried.
-    static let patientReferenceFields = ["subject", "patient", "beneficiary"]
 
     /// Compact JSON, byte for byte the source's but for whitespace between tokens.
     public var raw: String {
@@ -89,7 +84,7 @@ public final class FHIRResource: Sendable {
     /// The same resource with its members parsed and its compact JSON made, once: what a mapping reads.
     func parsed() -> FHIRResource {
         guard case let .source(source, range, isCompact) = body else { return self }
-        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences,
+        return FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReference: patientReference,
                             body: .parsed(source.tape(range), node: 0, raw: source.compact(range, isCompact: isCompact)),
                             place: place, key: key)
     }
@@ -99,7 +94,7 @@ public final class FHIRResource: Sendable {
 
     /// The same resource as a bundle entry with its `fullUrl`.
     func with(fullUrl: String?) -> FHIRResource {
-        FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReferences: patientReferences, body: body, place: place,
+        FHIRResource(type: type, id: id, fullUrl: fullUrl, patientReference: patientReference, body: body, place: place,
                      key: Self.key(type: type, id: id, fullUrl: fullUrl, raw: { raw }))
     }
 

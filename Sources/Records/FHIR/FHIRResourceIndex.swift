@@ -3,17 +3,24 @@
 /// for a resource `contained` in the one that refers to it. Nothing is ever fetched.
 struct FHIRResourceIndex {
     private(set) var resources: [FHIRResource] = []
-    private var byKey: [String: Int] = [:]
+    /// Every resource by its key; only those with an id are found by it (`Type/id`).
+    private let byKey: [String: Int]
     private var byFullUrl: [String: Int] = [:]
 
-    init(_ resources: [FHIRResource]) {
+    /// `positions`: each resource's index in `resources` by its key, as the input's reading made them (one
+    /// resource a key).
+    init(_ resources: [FHIRResource], positions: [String: Int]) {
         self.resources = resources
-        byKey.reserveCapacity(resources.count)
+        byKey = positions
         byFullUrl.reserveCapacity(resources.count)
         for (index, resource) in resources.enumerated() {
-            if resource.id != nil { byKey[resource.key] = index }
             if let fullUrl = resource.fullUrl { byFullUrl[fullUrl] = index }
         }
+    }
+
+    private func withID(_ index: Int?) -> Int? {
+        guard let index, resources[index].id != nil else { return nil }
+        return index
     }
 
     /// The resource `reference` names, seen from `resource` (for `#id`); nil when it is not in the input.
@@ -21,8 +28,8 @@ struct FHIRResourceIndex {
         if reference.hasPrefix("#") {
             return resource.flatMap { contained(String(reference.dropFirst()), in: $0) }
         }
-        if let index = byFullUrl[reference] ?? byKey[reference] { return resources[index] }
-        if let key = Self.typeAndID(reference), let index = byKey[key] { return resources[index] }
+        if let index = byFullUrl[reference] ?? withID(byKey[reference]) { return resources[index] }
+        if let key = Self.typeAndID(reference), let index = withID(byKey[key]) { return resources[index] }
         return nil
     }
 

@@ -134,6 +134,46 @@ struct FHIRShapeTests {
         #expect(patient.kept == ["Claim": 1])
     }
 
+    @Test("whose a resource is: the first of subject, patient, beneficiary that is a reference, each as given last")
+    func patientReferences() throws {
+        let second = Self.patient.replacingOccurrences(of: #""id":"p1""#, with: #""id":"p2""#)
+        func condition(_ id: String, _ members: String) -> String {
+            #"{"resourceType":"Condition","id":"\#(id)",\#(members),"code":{"text":"x"},"onsetDateTime":"2012-04"}"#
+        }
+        let resources = [
+            Self.patient, second,
+            // `subject` given twice, the last one not a reference: `patient` is read.
+            condition("c1", #""subject":{"reference":"Patient/p1"},"subject":{"reference":5},"patient":{"reference":"Patient/p2"}"#),
+            // `subject` is not an object: `beneficiary` is read, whatever the members around it.
+            condition("c2", #""subject":"Patient/p2","beneficiary":{"extension":[{"url":"u"}],"reference":"Patient/p1","type":"Patient"}"#),
+            // Not in the input: the person is known by the reference, named by its display.
+            condition("c3", #""subject":{"display":"Grace Hopper","reference":"Patient/gh-00000000000000000000"}"#),
+            // Both are references: `subject` is read first, wherever it comes.
+            condition("c5", #""patient":{"reference":"Patient/p2"},"subject":{"reference":"Patient/p1"}"#),
+            // No reference at all: with several people in the input, nobody's.
+            condition("c4", #""subject":{"display":"only a name"}"#),
+        ]
+        let result = try Self.read(resources.joined(separator: "\n"), name: "input.ndjson")
+        func sources(_ reference: String) -> [String]? {
+            result.patients.first { $0.reference == reference }?.record?.entries.compactMap(\.sourceID)
+        }
+        #expect(result.patients.count == 3)
+        #expect(sources("Patient/p1") == ["Condition/c2", "Condition/c5"])
+        #expect(sources("Patient/p2") == ["Condition/c1"])
+        #expect(sources("Patient/gh-00000000000000000000") == ["Condition/c3"])
+        #expect(result.patients.first { $0.reference == "Patient/gh-00000000000000000000" }?.record?.name == "Grace Hopper")
+        #expect(result.unowned == ["Condition": 1])
+    }
+
+    @Test("a bundle entry's fullUrl names a resource without an id, whether it comes before the resource or after")
+    func fullUrlEitherSide() throws {
+        let condition = #"{"resourceType":"Condition","subject":{"reference":"Patient/p1"},"code":{"text":"x"}}"#
+        let text = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"urn:uuid:before","resource":\#(condition)},{"resource":\#(condition),"fullUrl":"urn:uuid:after"},{"fullUrl":"urn:uuid:first","resource":\#(condition),"fullUrl":"urn:uuid:last"}]}"#
+        let file = try FHIRInput.read(Array(text.utf8), name: "bundle.json")
+        #expect(file.resources.map(\.key) == ["Condition/urn:uuid:before", "Condition/urn:uuid:after", "Condition/urn:uuid:last"])
+        #expect(file.resources.map(\.fullUrl) == ["urn:uuid:before", "urn:uuid:after", "urn:uuid:last"])
+    }
+
     @Test("the record's identity is the identifier typed MR, with its own system")
     func medicalRecordIdentity() throws {
         let patient = #"{"resourceType":"Patient","id":"p","identifier":[{"system":"https://github.com/synthetichealth/synthea","value":"abc"},{"type":{"coding":[{"code":"MR"}]},"system":"http://hospital.smarthealthit.org","value":"abc"}]}"#
