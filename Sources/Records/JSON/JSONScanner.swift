@@ -38,7 +38,15 @@ struct JSONScanner {
 
     var isAtEnd: Bool { offset >= bytes.count }
 
+    /// Called before every token: inlined, and a byte that is no whitespace (every token of compact JSON) is
+    /// one comparison. Out of line, it was an eighth of a bundle's reading.
+    @inline(__always)
     mutating func skipWhitespace() {
+        guard offset < bytes.count, bytes[offset] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
         let start = offset
         defer { whitespaceBytes &+= offset - start }
         while offset < bytes.count {
