@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Instructions a resource costs the FHIR mapping, counted by valgrind's callgrind: the work of the thread that
-maps a long FHIR record while the store's writer writes it (an upload's, a sync's and `import-file`'s), in a
-figure that does not move with the machine's load.
+"""Instructions a resource costs a FHIR import before the store's writer, counted by valgrind's callgrind: the
+plan (the file read, then assembled), which an upload's job waits for, and the work of the thread that maps a long
+FHIR record while the writer writes it (an upload's, a sync's and `import-file`'s), in figures that do not move
+with the machine's load.
 
 Runs `hreaderd-bench fhir-steps --steps-resources N` (a generated one-patient bundle, read, assembled, then
-mapped a batch at a time and made ready to write, five times) under callgrind, counting only inside the mapping
-(`FHIRPendingEntries.entries`) and the making ready (`Store.prepare`), and prints instructions a resource for
-each, with the mapping's main parts (inclusive).
+mapped a batch at a time and made ready to write, five times) under callgrind, counting only inside the read
+(`FHIRInput.read`), the assembly (`FHIRReader.assemble`), the mapping (`FHIRPendingEntries.entries`) and the
+making ready (`Store.prepare`), and prints instructions a resource for each, with their main parts (inclusive).
 
 Needs Debian's valgrind. About two minutes for 20,000 resources.
 
@@ -53,7 +54,7 @@ def main():
     args = parser.parse_args()
     costs = callgrind.counted_costs("mapping-instructions", os.path.join(args.bin, "hreaderd-bench"),
                                     ["fhir-steps", "--steps-resources", str(args.resources)], toggles=[READ, ASSEMBLE, MAPPING, PREPARE])
-    print(f"The FHIR mapping, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
+    print(f"A FHIR import before its writer, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
     callgrind.print_parts(costs, PARTS, ROUNDS * args.resources, width=80)
 
 
