@@ -75,7 +75,6 @@ struct FHIRRecordAssembly {
         return groups.indices.map { patient(groupKeys[$0], groups[$0]) }
     }
 
-
     private enum Owner {
         /// The group key: the `Patient` resource's key, or the reference of one not in the input.
         case patient(String)
