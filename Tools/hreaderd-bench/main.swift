@@ -1,6 +1,6 @@
 // hreaderd-bench: prints the store's and the import's figures.
 // Usage: hreaderd-bench [store] [import] [import-writer] [fhir] [fhir-steps] [ccda] [search] [backup] [timeline] [sync] [--json FILE]
-//                       [--writer-entries N] [--steps-resources N]   (no section named: all of them)
+//                       [--writer-entries N] [--steps-resources N] [--steps-pretty]   (no section named: all of them)
 //
 // store:  bulk-insert rate (entries/s) and timeline window query latency at 1,000, 10,000 and 100,000
 //         entries, on the SQLCipher-encrypted store and on a plain SQLite database of the same schema.
@@ -8,7 +8,8 @@
 // import-writer: the store's writer alone, 200,000 entries (--writer-entries) sparse and dense, made ready first: import-file's ceiling.
 // timeline: each page of a generated 100,000-entry patient, store read and JSON encoding timed apart.
 // fhir:   FHIR R4 import: the largest shared sample and a generated 100,000-resource bundle, read and write timed apart.
-// fhir-steps: the 100,000-resource bundle's (--steps-resources) reading, assembly, mapping and preparing on one thread, without the writer.
+// fhir-steps: the 100,000-resource bundle's (--steps-resources) reading, assembly, mapping and preparing on one thread, without the writer;
+//             --steps-pretty: the bundle pretty-printed, as Synthea and many exports write theirs.
 // ccda:   C-CDA import: the largest shared document and a 1 MB document made from it, documents/s and MB/s.
 // search: one-word and prefix queries on a generated 100,000-entry patient (p50, p99), import and size with and without the index.
 // backup: hreaderd backup of a store with a generated 100,000-entry patient: time, size, verify and restore.
@@ -22,6 +23,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
 var writerEntries = ImportWriterBenchmark.defaultEntries
 var stepsResources = FHIRStepsBenchmark.defaultResources
+var stepsPretty = false
 var sections: [String] = []
 var index = 0
 while index < arguments.count {
@@ -34,6 +36,9 @@ while index < arguments.count {
     } else if arguments[index] == "--steps-resources", index + 1 < arguments.count, let n = Int(arguments[index + 1]), n > 1 {
         stepsResources = n
         index += 2
+    } else if arguments[index] == "--steps-pretty" {
+        stepsPretty = true
+        index += 1
     } else {
         sections.append(arguments[index])
         index += 1
@@ -64,7 +69,7 @@ do {
         json.append(#""fhir":"# + FHIRImportBenchmark.json(results))
     }
     if sections.contains("fhir-steps") {
-        try FHIRStepsBenchmark.run(resources: stepsResources)
+        try FHIRStepsBenchmark.run(resources: stepsResources, pretty: stepsPretty)
     }
     if sections.contains("ccda") {
         let results = try await CCDAImportBenchmark.run()

@@ -12,7 +12,7 @@ making ready (`Store.prepare`), and prints instructions a resource for each, wit
 Needs Debian's valgrind. About two minutes for 20,000 resources.
 
   scripts/build-release.sh hreaderd-bench
-  bench/perf/mapping-instructions.py [--bin .build/release] [--resources 20000]
+  bench/perf/mapping-instructions.py [--bin .build/release] [--resources 20000] [--pretty]
 """
 import argparse
 import os
@@ -43,6 +43,7 @@ PARTS = [
     ("  IPS placeholders looked for (isAbsentUnknown)", r"FHIREntryMappingV15isAbsentUnknown"),
     ("  null-like codes looked for (CodeValue.isNullLike)", r"CodeValueO10isNullLike"),
     ("  stable ids (StableID.digest, SHA-256)", r"StableIDO6digest"),
+    ("  compact JSON made of a pretty-printed resource (JSONCompaction)", r"JSONCompactionO6string"),
     ("making the entries ready to write (Store.prepare)", r"5StoreAAC7prepareyAB15PreparedEntries"),
 ]
 
@@ -51,10 +52,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", default=".build/release", help="folder of hreaderd-bench (default .build/release)")
     parser.add_argument("--resources", type=int, default=20_000, help="resources of the bundle (default 20000)")
+    parser.add_argument("--pretty", action="store_true", help="the bundle pretty-printed (its resources then compacted)")
     args = parser.parse_args()
     costs = callgrind.counted_costs("mapping-instructions", os.path.join(args.bin, "hreaderd-bench"),
-                                    ["fhir-steps", "--steps-resources", str(args.resources)], toggles=[READ, ASSEMBLE, MAPPING, PREPARE])
-    print(f"A FHIR import before its writer, instructions a resource ({args.resources:,} resources, {ROUNDS} times, callgrind):")
+                                    ["fhir-steps", "--steps-resources", str(args.resources)] + (["--steps-pretty"] if args.pretty else []), toggles=[READ, ASSEMBLE, MAPPING, PREPARE])
+    print(f"A FHIR import before its writer, instructions a resource ({args.resources:,} resources{', pretty-printed' if args.pretty else ''}, {ROUNDS} times, callgrind):")
     callgrind.print_parts(costs, PARTS, ROUNDS * args.resources, width=80)
 
 
