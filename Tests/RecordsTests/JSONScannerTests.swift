@@ -83,23 +83,25 @@ struct JSONScannerTests {
         #expect(String(decoding: appended, as: UTF8.self) == "x" + compact)
     }
 
+    /// Compaction's rule a byte at a time, as a reference.
+    private static func compactedByteByByte(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                out.append(byte)
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+            } else if ![0x20, 0x0A, 0x0D, 0x09].contains(byte) {
+                if byte == 0x22 { inString = true }
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     @Test("compaction copies long strings eight bytes at a time: a quote or backslash at every offset, multi-byte text, spaces")
     func compactionOfLongStrings() {
-        // The same rule a byte at a time, as a reference.
-        func reference(_ bytes: [UInt8]) -> String {
-            var out: [UInt8] = []
-            var inString = false, escaped = false
-            for byte in bytes {
-                if inString {
-                    out.append(byte)
-                    if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                } else if ![0x20, 0x0A, 0x0D, 0x09].contains(byte) {
-                    if byte == 0x22 { inString = true }
-                    out.append(byte)
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
+        let reference = Self.compactedByteByByte
         for offset in 0..<20 {
             for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "é ü 漢"] {
                 let text = String(repeating: "a b", count: offset) + special + String(repeating: "xyz ", count: 5)
@@ -140,6 +142,30 @@ struct JSONScannerTests {
                 } else {
                     #expect(parsed == nil, "a raw control byte after \(length)")
                 }
+            }
+        }
+    }
+
+    @Test("indentation of any length, spaces, tabs and line ends mixed: compaction drops it, the scanner steps over and counts it")
+    func compactionOfIndentation() {
+        for depth in 0..<20 {
+            for (indent, tail) in [(" ", ""), (" ", "\t"), ("\t", " "), (" ", "\r\n  ")] {
+                let pad = "\n" + String(repeating: indent, count: depth) + tail
+                let source = Array("{\(pad)\"a\":\(pad)[\(pad)\"  x  y \",\(pad)1,\(pad){\(pad)\"b\" :  \"\(String(repeating: " ", count: depth))\"}\(pad)]\(pad)}\(pad)".utf8)
+                let compact = source.withUnsafeBufferPointer { JSONCompaction.string($0) }
+                let expected = #"{"a":["  x  y ",1,{"b":""# + String(repeating: " ", count: depth) + #""}]}"#
+                #expect(compact == expected, "indentation \(depth) of \(indent.debugDescription)")
+                #expect(compact == Self.compactedByteByByte(source))
+                // The scanner steps over the same whitespace, and counts every byte of it (what tells a
+                // resource that is compact already).
+                #expect((try? JSONDocument.parse(source)) == (try? JSONDocument.parse(Array(expected.utf8))))
+                let skipped = source.withUnsafeBufferPointer { bytes -> Int? in
+                    var scanner = JSONScanner(bytes: bytes, maxDepth: 16, offset: 0)
+                    guard (try? scanner.skipValue()) != nil else { return nil }
+                    scanner.skipWhitespace()
+                    return scanner.isAtEnd ? scanner.whitespaceBytes : nil
+                }
+                #expect(skipped == source.count - expected.utf8.count, "indentation \(depth) of \(indent.debugDescription)")
             }
         }
     }

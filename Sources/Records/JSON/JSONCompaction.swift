@@ -3,6 +3,9 @@
 /// spelling, escapes). That is what "the entry exactly as the source sent it" means for the raw JSON we
 /// store: the same document, whatever the source's pretty-printing.
 enum JSONCompaction {
+    /// Eight spaces read as one word: a pretty-printed file's indentation is dropped a word at a time.
+    private static let eightSpaces: UInt64 = 0x2020_2020_2020_2020
+
     /// The compact form of `slice` as a `String`, built in place with one allocation.
     static func string(_ slice: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: slice.count) { buffer in
@@ -30,13 +33,20 @@ enum JSONCompaction {
         while i < count {
             // Inside a string, eight bytes at a time while none of them is a quote or a backslash (the
             // scanner's test, which also stops at control bytes; checked JSON has none in a string): most of
-            // a resource's bytes are in its strings.
+            // a resource's bytes are in its strings. The word that holds one is copied too, up to that byte,
+            // which its mask names (`JSONScanner.stringEndMask`): the string's last bytes are not copied one by one.
             if inString, let source = slice.baseAddress, let target = buffer.baseAddress {
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                    guard !JSONScanner.mayEndString(word) else { break }
-                    // `written` never passes `i`, and the buffer is at least `count` long.
+                    // `written` never passes `i`, and the buffer is at least `count` long: the whole word fits.
                     UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                    let mask = JSONScanner.stringEndMask(UInt64(littleEndian: word))
+                    if mask != 0 {
+                        let before = mask.trailingZeroBitCount >> 3
+                        written += before
+                        i += before
+                        break
+                    }
                     written += 8
                     i += 8
                 }
@@ -59,7 +69,12 @@ enum JSONCompaction {
             } else {
                 switch byte {
                 case 0x20, 0x0A, 0x0D, 0x09:
-                    break
+                    // A pretty-printed file's indentation: eight spaces at a time.
+                    if let source = slice.baseAddress {
+                        while i + 9 <= count, UnsafeRawPointer(source + i + 1).loadUnaligned(as: UInt64.self) == Self.eightSpaces {
+                            i += 8
+                        }
+                    }
                 default:
                     if byte == UInt8(ascii: "\"") { inString = true }
                     buffer[written] = byte
