@@ -424,16 +424,10 @@ struct JSONScanner {
 
     // MARK: Byte classes
 
-    /// Whether any of eight bytes is a quote, a backslash or below 0x20 (exact, SWAR: a byte that is zero
-    /// after the XOR, or below the bound, sets its high bit in the result).
-    @inline(__always)
-    static func mayEndString(_ word: UInt64) -> Bool {
-        stringEndMask(word) != 0
-    }
-
     /// The high bit of each of eight bytes (the first in the lowest bits: `word` read little-endian) that may be a
-    /// quote, a backslash or below 0x20. The lowest bit set is exact: a borrow that flags a byte wrongly comes
-    /// only from a flagged byte below it. So `trailingZeroBitCount / 8` is the index of the first such byte.
+    /// quote, a backslash or below 0x20 (SWAR: a byte that is zero after the XOR, or below the bound, sets its high
+    /// bit). Zero when there is none. The lowest bit set is exact: a borrow that flags a byte wrongly comes only
+    /// from a flagged byte below it. So `trailingZeroBitCount / 8` is the index of the first such byte.
     @inline(__always)
     static func stringEndMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
