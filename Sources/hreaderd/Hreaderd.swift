@@ -30,7 +30,7 @@ struct Hreaderd: AsyncParsableCommand {
         umask(0o077)
         do {
             var command = try parseAsRoot()
-            MemoryTuning.apply(daemon: command is ServeCommand)
+            MemoryTuning.apply()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
