@@ -96,7 +96,7 @@ let package = Package(
         // periodic sync), outbound HTTP.
         .target(
             name: "ImportJobs",
-            dependencies: ["HealthRecord", "Records", "Store", "CLibCurl"]
+            dependencies: ["HealthRecord", "Records", "Store", "CLibCurl", "CMalloc"]
         ),
         // The RHEx protocol: OAuth2, the Atom patient feed, conditional record downloads.
         .target(

@@ -667,6 +667,8 @@ def upload_latency(bin_dir, workdir, resources=100_000, clients=3, rate=200, cac
     try:
         upload_started, accepted, upload_done, state = upload(d, body, headers)
         time.sleep(0.5)
+        # What the upload leaves the daemon holding once it is over (FreedMemory gives back what it freed).
+        peak_mib, after_mib = round(d.status_kib("VmHWM") / 1024, 1), round(d.rss_kib() / 1024, 1)
     finally:
         stop.set()
         for t in threads:
@@ -683,7 +685,7 @@ def upload_latency(bin_dir, workdir, resources=100_000, clients=3, rate=200, cac
     return {"resources": resources, "bundle_mb": round(len(body) / 1e6, 1), "clients": clients, "rate": rate, "cached": cached, "job": state,
             "accepted_seconds": round(accepted - upload_started, 2), "upload_seconds": round(upload_done - upload_started, 2),
             "requests": len(during), "non_200": bad, "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2), "p999_ms": round(pct(99.9), 2),
-            "max_ms": round(during[-1], 2)}
+            "max_ms": round(during[-1], 2), "peak_mib": peak_mib, "rss_after_mib": after_mib}
 
 
 def upload(daemon, body, headers):
@@ -714,7 +716,8 @@ def upload_latency_line(u):
     return (f"GET /timeline.json?page=year ({u['clients']} keep-alive clients at {u['rate']}/s each, timed from when due; {which}) "
             f"while a {u['resources']:,}-resource FHIR bundle ({u['bundle_mb']} MB) is uploaded and imported (POST /imports/files, 202 after {u['accepted_seconds']} s, job "
             f"{u['job']} after {u['upload_seconds']} s): {u['requests']} requests, p50 {u['p50_ms']:.2f} ms, p99 {u['p99_ms']:.2f} ms, "
-            f"p99.9 {u['p999_ms']:.2f} ms, max {u['max_ms']:.2f} ms, non-200 {u['non_200']} (target p99 < 50 ms)")
+            f"p99.9 {u['p999_ms']:.2f} ms, max {u['max_ms']:.2f} ms, non-200 {u['non_200']} (target p99 < 50 ms); the daemon's peak "
+            f"{u.get('peak_mib', '?')} MiB, {u.get('rss_after_mib', '?')} MiB resident 0.5 s after the job")
 
 
 CCDA_VENDORS = os.path.join(REPO, "..", "shared", "ccda-vendors")

@@ -228,5 +228,7 @@ public actor JobRunner {
         onEvent(.finished(ended))
         active[job.id] = nil
         Wakeup.jobs.signal()
+        // What the sync's records took, freed now, goes back to the system (on a thread that may wait for it).
+        DetachedThread.start(named: "memory-giveback") { FreedMemory.giveBack() }
     }
 }

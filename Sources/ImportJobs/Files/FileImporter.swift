@@ -1,6 +1,7 @@
 import Records
 import HealthRecord
 import Store
+import Synchronization
 
 /// One file given to an import: its name (for the report), its media type when an upload said it,
 /// and its bytes.
@@ -294,9 +295,21 @@ public struct FileImporter: Sendable {
     }
 
     /// Frees a written plan on a thread of its own: the resources of a large input take a while to free
-    /// (100,000 FHIR resources about 0.1 s), which the report need not wait for.
+    /// (100,000 FHIR resources about 0.1 s), which the report need not wait for. Then the memory they and the
+    /// import held goes back to the system (`FreedMemory`).
     public static func letGo(_ plan: consuming Plan) {
-        let written = plan
-        DetachedThread.start(named: "import-freeing") { withExtendedLifetime(written) {} }
+        let written = WrittenPlan(plan)
+        DetachedThread.start(named: "import-freeing") {
+            written.free()
+            FreedMemory.giveBack()
+        }
+    }
+
+    /// A written plan, held until its thread frees it: freed inside the thread's work, not when the work's
+    /// closure is released after it, so that what comes after the freeing sees it freed.
+    private final class WrittenPlan: Sendable {
+        private let plan: Mutex<Plan?>
+        init(_ plan: consuming Plan) { self.plan = Mutex(plan) }
+        func free() { _ = plan.withLock { $0.take() } }
     }
 }
