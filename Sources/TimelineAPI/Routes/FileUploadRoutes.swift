@@ -88,8 +88,6 @@ struct FileUploadRoutes {
         let report = await importer.apply(plan) { done, total in
             try? await store.setFileImportJobProgress(id: id, done: done, total: total)
         }
-        // Its resources freed on a thread of their own, not this task's.
-        FileImporter.letGo(plan)
         let error: String?
         if Task.isCancelled, report.patients.contains(where: { $0.error == FileImporter.stoppedReason }) {
             error = interruptedReason
@@ -101,6 +99,9 @@ struct FileUploadRoutes {
         } catch {
             logger.error("import job \(id): cannot record its end: \(error)")
         }
+        // Its resources freed on a thread of their own, not this task's, and the memory given back: after the
+        // job's end is recorded, which then never waits for either.
+        FileImporter.letGo(plan)
     }
 
     /// The end of a job the daemon stopped: the same words as for one a stopped daemon left running.
