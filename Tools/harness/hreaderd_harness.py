@@ -228,6 +228,15 @@ class Daemon:
     def rss_kib(self):
         return self.status_kib("VmRSS")
 
+    def cpu_seconds(self):
+        """The CPU time (user and system) the daemon has used so far, from /proc/PID/stat; 0 when unreadable."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
     def smaps_rollup_kib(self, field):
         """A kB field of /proc/PID/smaps_rollup (Anonymous: heap, stacks and written data); 0 when unreadable."""
         return self._proc_kib("smaps_rollup", field)
