@@ -703,11 +703,12 @@ def daemon_upload(bin_dir, workdir, resources=100_000, runs=3):
     (at least 50,000 resources/s); hreaderd-bench's rows run the import in its own process, without the HTTP side or
     the daemon's threads. Also the daemon's CPU time for it, and what it holds 0.5 s after the job."""
     measured = []
+    body = None
     for i in range(runs):
         own = os.path.join(workdir, f"daemon-upload-{i}")
         os.makedirs(own, exist_ok=True)
         d = bench_daemon(bin_dir, 200, 2012, own)
-        body = generated_bundle(d, bin_dir, workdir, resources)
+        body = body or generated_bundle(d, bin_dir, workdir, resources)
         serve(d)
         try:
             cpu_before = d.cpu_seconds()

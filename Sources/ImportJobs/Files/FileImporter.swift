@@ -298,18 +298,19 @@ public struct FileImporter: Sendable {
     /// (100,000 FHIR resources about 0.1 s), which the report need not wait for. Then the memory they and the
     /// import held goes back to the system (`FreedMemory`).
     public static func letGo(_ plan: consuming Plan) {
-        let written = WrittenPlan(plan)
+        let written = PlanSlot(plan)
         DetachedThread.start(named: "import-freeing") {
-            written.free()
+            // Freed here, not when the work's closure is released after it: the memory given back includes it.
+            _ = written.take()
             FreedMemory.giveBack()
         }
     }
 
-    /// A written plan, held until its thread frees it: freed inside the thread's work, not when the work's
-    /// closure is released after it, so that what comes after the freeing sees it freed.
-    private final class WrittenPlan: Sendable {
+    /// A plan handed from one owner to another (to an upload's job, to the thread that frees it): the one that
+    /// takes it holds the last reference, and frees it where it chooses, not where the slot is released.
+    public final class PlanSlot: Sendable {
         private let plan: Mutex<Plan?>
-        init(_ plan: consuming Plan) { self.plan = Mutex(plan) }
-        func free() { _ = plan.withLock { $0.take() } }
+        public init(_ plan: consuming Plan) { self.plan = Mutex(plan) }
+        public func take() -> Plan? { plan.withLock { $0.take() } }
     }
 }

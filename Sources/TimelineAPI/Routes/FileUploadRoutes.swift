@@ -6,7 +6,6 @@ import ImportJobs
 import HealthRecord
 import Logging
 import Store
-import Synchronization
 
 /// `POST /imports/files`: a file a person drops into the web app (or sends with `curl --data-binary`),
 /// one file a request, its raw bytes with their media type. It is read at once (a file of which nothing
@@ -60,7 +59,9 @@ struct FileUploadRoutes {
         try await store.failInterruptedFileImportJobs(currentOwner: Self.owner, now: app.now())
         let job = try await store.startFileImportJob(owner: Self.owner, now: app.now())
         let logger = app.logger
-        let handed = PlanSlot(plan)
+        // Taken by the job: the last reference is then the job's, which frees it on a thread of its own
+        // (`FileImporter.letGo`), rather than the task's closure, freed on the pool.
+        let handed = FileImporter.PlanSlot(plan)
         let started = app.uploads.start(jobID: job.id) {
             guard let plan = handed.take() else { return }
             await Self.runJob(job.id, plan: plan, importer: importer, store: store, logger: logger)
@@ -134,12 +135,4 @@ struct FileUploadRoutes {
         let trimmed = String(printable.prefix(maxNameLength))
         return trimmed.isEmpty ? "upload" : trimmed
     }
-}
-
-/// A plan handed to its job, which takes it: the last reference is then the job's, which frees it on a thread
-/// of its own (`FileImporter.letGo`), rather than the task's closure, freed on the pool.
-private final class PlanSlot: Sendable {
-    private let slot: Mutex<FileImporter.Plan?>
-    init(_ plan: FileImporter.Plan) { slot = Mutex(plan) }
-    func take() -> FileImporter.Plan? { slot.withLock { $0.take() } }
 }
